@@ -1,0 +1,174 @@
+"""The board as the player knows it, and its text form.
+
+A board is what can be seen: a width, a height, the total mine count, and a
+state per cell. It never holds the mine layout; that truth lives only in the
+simulator (`msolver.core.game`) or in the real game on screen.
+
+Text form (round-trips, like FEN), one line per row, top row first:
+``.`` or ``?`` unknown, ``F`` flag (a known mine), ``0``-``8`` opened,
+``*`` a shown mine, ``X`` the exploded mine, ``W`` a wrongly placed flag
+(the last two only appear on a lost board). ``?`` is read as unknown and
+written back as ``.``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+# Cell states. Opened cells hold their number 0-8; the rest are negative so a
+# single `>= 0` test tells "opened" apart.
+UNKNOWN = -1
+FLAG = -2
+MINE = -3
+EXPLODED = -4
+WRONG_FLAG = -5
+
+_CHAR_OF = {UNKNOWN: ".", FLAG: "F", MINE: "*", EXPLODED: "X", WRONG_FLAG: "W"}
+_STATE_OF = {".": UNKNOWN, "?": UNKNOWN, "F": FLAG, "*": MINE, "X": EXPLODED, "W": WRONG_FLAG}
+for _n in range(9):
+    _CHAR_OF[_n] = str(_n)
+    _STATE_OF[str(_n)] = _n
+
+
+class BoardError(ValueError):
+    """Board text or parameters that cannot describe a board.
+
+    The message is one line and names the row and column (1-based, as an
+    editor shows them) when a single place is at fault.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A cell address: row 0 is the top row."""
+
+    row: int
+    col: int
+
+
+@cache
+def neighbours_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """For each flat index, the flat indices of its up-to-8 neighbours.
+
+    Cached per size because every solver frame walks neighbours and an expert
+    board has only one shape.
+    """
+    table: list[tuple[int, ...]] = []
+    for r in range(height):
+        for c in range(width):
+            nbrs = []
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    if (dr or dc) and 0 <= r + dr < height and 0 <= c + dc < width:
+                        nbrs.append((r + dr) * width + c + dc)
+            table.append(tuple(nbrs))
+    return tuple(table)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """An immutable snapshot of what the player can see.
+
+    `cells` is row-major: index = row * width + col.
+    """
+
+    width: int
+    height: int
+    mines: int
+    cells: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.width < 1 or self.height < 1:
+            raise BoardError(f"board size {self.width}x{self.height} is empty")
+        if len(self.cells) != self.width * self.height:
+            raise BoardError(
+                f"board has {len(self.cells)} cells, expected {self.width}x{self.height}"
+            )
+        if self.mines < 0:
+            raise BoardError(f"mine count {self.mines} is negative")
+        if self.mines > self.width * self.height:
+            raise BoardError(
+                f"mine count {self.mines} exceeds the {self.width * self.height} cells"
+            )
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def blank(cls, width: int, height: int, mines: int) -> Board:
+        return cls(width, height, mines, (UNKNOWN,) * (width * height))
+
+    @classmethod
+    def parse(cls, text: str, mines: int) -> Board:
+        """Read the text form; raise BoardError naming row and column."""
+        rows = [line.strip() for line in text.strip().splitlines()]
+        rows = [r for r in rows if r]
+        if not rows:
+            raise BoardError("board text is empty")
+        width = len(rows[0])
+        cells: list[int] = []
+        for r, line in enumerate(rows):
+            if len(line) != width:
+                raise BoardError(
+                    f"row {r + 1} has {len(line)} cells, row 1 has {width} (ragged board)"
+                )
+            for c, ch in enumerate(line):
+                state = _STATE_OF.get(ch)
+                if state is None:
+                    raise BoardError(f"row {r + 1}, column {c + 1}: unknown character {ch!r}")
+                cells.append(state)
+        height = len(rows)
+        table = neighbours_table(width, height)
+        for i, state in enumerate(cells):
+            if state > len(table[i]):
+                r, c = divmod(i, width)
+                raise BoardError(
+                    f"row {r + 1}, column {c + 1}: number {state} exceeds its "
+                    f"{len(table[i])} neighbours"
+                )
+        return cls(width, height, mines, tuple(cells))
+
+    # -- views ----------------------------------------------------------------
+
+    def to_text(self) -> str:
+        w = self.width
+        return "\n".join(
+            "".join(_CHAR_OF[s] for s in self.cells[r * w : (r + 1) * w])
+            for r in range(self.height)
+        )
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def at(self, row: int, col: int) -> int:
+        return self.cells[row * self.width + col]
+
+    def index(self, row: int, col: int) -> int:
+        return row * self.width + col
+
+    def cell(self, index: int) -> Cell:
+        return Cell(*divmod(index, self.width))
+
+    def neighbours(self, index: int) -> tuple[int, ...]:
+        return neighbours_table(self.width, self.height)[index]
+
+    @property
+    def size(self) -> int:
+        return self.width * self.height
+
+    def count(self, state: int) -> int:
+        return self.cells.count(state)
+
+    def known_mines(self) -> int:
+        """Cells the player treats as mines: flags and shown mines."""
+        return sum(1 for s in self.cells if s in (FLAG, MINE, EXPLODED, WRONG_FLAG))
+
+    def replace(self, changes: dict[int, int]) -> Board:
+        cells = list(self.cells)
+        for i, s in changes.items():
+            cells[i] = s
+        return Board(self.width, self.height, self.mines, tuple(cells))
+
+
+def state_char(state: int) -> str:
+    return _CHAR_OF[state]

@@ -1,0 +1,210 @@
+"""The simulator: the only place that knows where the mines are.
+
+A player (the solver, a benchmark, a dry run) sees a `Board` and asks the game
+to open, flag or chord cells. Mines are laid at the first open so the
+first-click rule can be honoured:
+
+- ``safe``: the clicked cell is never a mine (a mine there moves to a random
+  free cell);
+- ``opening``: the clicked cell and its neighbours are mine-free, so the first
+  click opens a zero;
+- ``xp``: a mine under the first click moves to the top-left-most free cell,
+  as Windows XP did;
+- ``none``: no protection at all.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal
+
+from msolver.core.board import (
+    EXPLODED,
+    FLAG,
+    MINE,
+    UNKNOWN,
+    WRONG_FLAG,
+    Board,
+    BoardError,
+    neighbours_table,
+)
+
+FirstClick = Literal["safe", "opening", "xp", "none"]
+FIRST_CLICK_RULES: tuple[FirstClick, ...] = ("safe", "opening", "xp", "none")
+
+
+class Status(Enum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    width: int
+    height: int
+    mines: int
+
+
+LEVELS: dict[str, Level] = {
+    "beginner": Level(9, 9, 10),
+    "intermediate": Level(16, 16, 40),
+    "expert": Level(30, 16, 99),
+}
+
+
+class Game:
+    """A seeded, reproducible Minesweeper game."""
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        mines: int,
+        *,
+        seed: int | None = None,
+        first_click: FirstClick = "safe",
+        layout: frozenset[int] | None = None,
+    ) -> None:
+        if width < 1 or height < 1:
+            raise BoardError(f"board size {width}x{height} is empty")
+        if first_click not in FIRST_CLICK_RULES:
+            raise BoardError(f"unknown first-click rule {first_click!r}")
+        cells = width * height
+        room = cells - (9 if first_click == "opening" else 1 if first_click != "none" else 0)
+        if mines < 0 or mines > max(room, 0):
+            raise BoardError(
+                f"{mines} mines do not fit a {width}x{height} board "
+                f"under the {first_click!r} first-click rule"
+            )
+        self.width = width
+        self.height = height
+        self.mines = mines
+        self.first_click: FirstClick = first_click
+        self._rng = random.Random(seed)
+        self._nbrs = neighbours_table(width, height)
+        self._view = [UNKNOWN] * cells
+        self._mine = [False] * cells
+        self._laid = False
+        self._opened = 0
+        self.status = Status.PLAYING
+        self.exploded: int | None = None
+        if layout is not None:
+            if len(layout) != mines or any(not 0 <= i < cells for i in layout):
+                raise BoardError("layout does not match the mine count or board size")
+            for i in layout:
+                self._mine[i] = True
+            self._laid = True
+
+    # -- the truth, for the simulator's own use and for tests ---------------
+
+    def is_mine(self, index: int) -> bool:
+        """What is under this cell. Only referees and tests may ask."""
+        self._lay(index)
+        return self._mine[index]
+
+    @property
+    def layout(self) -> frozenset[int]:
+        return frozenset(i for i, m in enumerate(self._mine) if m)
+
+    # -- what the player sees ------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        return Board(self.width, self.height, self.mines, tuple(self._view))
+
+    @property
+    def safe_left(self) -> int:
+        return self.width * self.height - self.mines - self._opened
+
+    # -- moves ------------------------------------------------------------------
+
+    def open(self, index: int) -> Status:
+        """Open one cell; a zero floods its neighbours."""
+        if self.status is not Status.PLAYING or self._view[index] != UNKNOWN:
+            return self.status
+        self._lay(index)
+        if self._mine[index]:
+            self._lose(index)
+            return self.status
+        self._flood(index)
+        if self.safe_left == 0:
+            self.status = Status.WON
+        return self.status
+
+    def flag(self, index: int) -> None:
+        """Toggle a flag: the player's own note, the game does not judge it."""
+        if self.status is not Status.PLAYING:
+            return
+        if self._view[index] == UNKNOWN:
+            self._view[index] = FLAG
+        elif self._view[index] == FLAG:
+            self._view[index] = UNKNOWN
+
+    def chord(self, index: int) -> Status:
+        """Open every unflagged neighbour of a number whose flags are complete."""
+        n = self._view[index]
+        if self.status is not Status.PLAYING or n < 1:
+            return self.status
+        nbrs = self._nbrs[index]
+        if sum(1 for j in nbrs if self._view[j] == FLAG) != n:
+            return self.status
+        for j in nbrs:
+            if self._view[j] == UNKNOWN:
+                self.open(j)
+        return self.status
+
+    # -- internals ----------------------------------------------------------------
+
+    def _lay(self, first: int) -> None:
+        if self._laid:
+            return
+        self._laid = True
+        cells = self.width * self.height
+        rng = self._rng
+        if self.first_click == "opening":
+            banned = {first, *self._nbrs[first]}
+            free = [i for i in range(cells) if i not in banned]
+            for i in rng.sample(free, self.mines):
+                self._mine[i] = True
+            return
+        # Lay uniformly over the whole board first so the "safe" and "xp"
+        # rules move a mine exactly as the real games do.
+        for i in rng.sample(range(cells), self.mines):
+            self._mine[i] = True
+        if self.first_click == "none" or not self._mine[first]:
+            return
+        self._mine[first] = False
+        if self.first_click == "safe":
+            free = [i for i in range(cells) if not self._mine[i] and i != first]
+            self._mine[rng.choice(free)] = True
+        else:  # xp
+            target = next(i for i in range(cells) if not self._mine[i] and i != first)
+            self._mine[target] = True
+
+    def _flood(self, start: int) -> None:
+        # Iterative: a large empty area would overflow Python's recursion.
+        view, mine, nbrs = self._view, self._mine, self._nbrs
+        stack = [start]
+        while stack:
+            i = stack.pop()
+            if view[i] >= 0 or mine[i]:
+                continue
+            n = sum(1 for j in nbrs[i] if mine[j])
+            view[i] = n
+            self._opened += 1
+            if n == 0:
+                stack.extend(j for j in nbrs[i] if view[j] == UNKNOWN)
+
+    def _lose(self, index: int) -> None:
+        self.status = Status.LOST
+        self.exploded = index
+        for i, m in enumerate(self._mine):
+            if i == index:
+                self._view[i] = EXPLODED
+            elif m and self._view[i] == UNKNOWN:
+                self._view[i] = MINE
+            elif not m and self._view[i] == FLAG:
+                self._view[i] = WRONG_FLAG
