@@ -1,0 +1,95 @@
+"""The solver, in tiers: the cheapest rule that gives a certain move wins.
+
+1. `rules.trivial`, then `rules.pairs`: certain moves from one or two numbers.
+2. `probability.analyse`: exact probabilities; any 0 or 1 is a certain move.
+3. `endgame.best_move`: when few layouts remain, the exact game tree.
+4. `guess.choose`: otherwise the safest cell, with tie-breaks that win more.
+
+Certain moves come out all at once, as a batch for the player to send
+together. A board no layout fits comes out as ``inconsistent`` with the
+reason, never as an exception.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from msolver.core.board import UNKNOWN, Board
+from msolver.core.game import FirstClick
+from msolver.core.solver import endgame, guess, rules
+from msolver.core.solver.constraints import Inconsistent, build
+from msolver.core.solver.probability import Analysis, analyse
+
+__all__ = ["Analysis", "Decision", "Move", "Solver", "analyse"]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    kind: Literal["open", "flag"]
+    index: int
+    p_mine: float
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What to do next.
+
+    `certain` moves are all sure (open every safe cell, flag every mine) and
+    may be sent together. Otherwise `moves` holds one guess with its mine
+    probability. `status` is ``done`` when no unknown cell is left to open.
+    """
+
+    status: Literal["ok", "inconsistent", "done"]
+    reason: str
+    moves: tuple[Move, ...]
+    certain: bool
+    tier: str = ""
+
+
+def _certain(
+    safe: frozenset[int] | tuple[int, ...], mines: frozenset[int] | tuple[int, ...], tier: str
+) -> Decision:
+    moves = [Move("open", i, 0.0) for i in sorted(safe)]
+    moves += [Move("flag", i, 1.0) for i in sorted(mines)]
+    return Decision("ok", "", tuple(moves), True, tier)
+
+
+class Solver:
+    """Decides the next moves for a board; keeps no hidden state between frames."""
+
+    def __init__(self, first_click: FirstClick = "safe", *, lookahead: bool = True) -> None:
+        self.first_click: FirstClick = first_click
+        self.lookahead = lookahead
+
+    def decide(self, board: Board) -> Decision:
+        cs = build(board)
+        if isinstance(cs, Inconsistent):
+            return Decision("inconsistent", cs.reason, (), False)
+        if not cs.unknown or (cs.mines_left == len(cs.unknown) and not cs.constraints):
+            if not cs.unknown:
+                return Decision("done", "no unknown cells left", (), True)
+        if all(s == UNKNOWN or s < 0 for s in board.cells) and not cs.constraints:
+            # Nothing opened yet: the first click depends only on the rules.
+            i = guess.first_click(board, self.first_click)
+            p = cs.mines_left / len(cs.unknown)
+            if self.first_click in ("safe", "opening", "xp") and cs.mines_left < len(cs.unknown):
+                p = 0.0
+            return Decision("ok", "", (Move("open", i, p),), p == 0.0, "first")
+        found = rules.trivial(cs)
+        if found:
+            return _certain(found.safe, found.mines, "trivial")
+        found = rules.pairs(cs)
+        if found:
+            return _certain(found.safe, found.mines, "pairs")
+        analysis = analyse(board, cs)
+        if analysis.status == "inconsistent":
+            return Decision("inconsistent", analysis.reason, (), False)
+        if analysis.safe or analysis.mines:
+            return _certain(analysis.safe, analysis.mines, "probability")
+        end = endgame.best_move(board, cs, analysis)
+        if end is not None:
+            i, p = end
+            return Decision("ok", "", (Move("open", i, p),), False, "endgame")
+        i, p = guess.choose(board, cs, analysis, lookahead=self.lookahead)
+        return Decision("ok", "", (Move("open", i, p),), False, "guess")

