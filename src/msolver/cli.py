@@ -15,7 +15,7 @@ from importlib import import_module
 
 # module path -> the part of msolver that owns those commands
 _PARTS = (
-    "msolver.core.cli",  # solve, bench
+    "msolver.core_cli",  # solve, bench
     "msolver.vision.cli",  # calibrate, read, dryrun
     "msolver.play.cli",  # play, profiles
     "msolver.flood.cli",  # flood solve|bench|play

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from msolver.core.board import UNKNOWN, Board
+from msolver.core.board import Board
 from msolver.core.game import FirstClick
 from msolver.core.solver import endgame, guess, rules
 from msolver.core.solver.constraints import Inconsistent, build
@@ -66,10 +66,9 @@ class Solver:
         cs = build(board)
         if isinstance(cs, Inconsistent):
             return Decision("inconsistent", cs.reason, (), False)
-        if not cs.unknown or (cs.mines_left == len(cs.unknown) and not cs.constraints):
-            if not cs.unknown:
-                return Decision("done", "no unknown cells left", (), True)
-        if all(s == UNKNOWN or s < 0 for s in board.cells) and not cs.constraints:
+        if not cs.unknown:
+            return Decision("done", "no unknown cells left", (), True)
+        if not any(s >= 0 for s in board.cells):
             # Nothing opened yet: the first click depends only on the rules.
             i = guess.first_click(board, self.first_click)
             p = cs.mines_left / len(cs.unknown)

@@ -204,20 +204,20 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
         after = backward[i + 1]
         here = backward[i]
         for state, moves in trans[i].items():
-            poly: Poly = []
+            acc: Poly = []
             for m, t, w in moves:
                 bt = after.get(t)
                 if bt:
-                    _add_into(poly, bt, w, m)
-            if poly and any(poly):
-                here[state] = poly
+                    _add_into(acc, bt, w, m)
+            if any(acc):
+                here[state] = acc
 
     total = backward[0].get((), [])
     if not any(total):
         return None
     box_mines: list[Poly] = [[] for _ in range(n)]
     for i in range(n):
-        acc: Poly = []
+        acc = []
         after = backward[i + 1]
         for state, fpoly in forward[i].items():
             if state not in backward[i]:
