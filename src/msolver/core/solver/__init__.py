@@ -58,9 +58,16 @@ def _certain(
 class Solver:
     """Decides the next moves for a board; keeps no hidden state between frames."""
 
-    def __init__(self, first_click: FirstClick = "safe", *, lookahead: bool = True) -> None:
+    def __init__(
+        self, first_click: FirstClick = "safe", *, lookahead: bool = True, verify: bool = True
+    ) -> None:
         self.first_click: FirstClick = first_click
         self.lookahead = lookahead
+        # Verifying runs the exact tier on every frame, so a board that no
+        # layout fits (a misread screen) is caught even when a cheap rule
+        # would have found moves. Simulated games are consistent by
+        # construction, so the benchmark turns it off for speed.
+        self.verify = verify
 
     def decide(self, board: Board) -> Decision:
         cs = build(board)
@@ -75,6 +82,10 @@ class Solver:
             if self.first_click in ("safe", "opening", "xp") and cs.mines_left < len(cs.unknown):
                 p = 0.0
             return Decision("ok", "", (Move("open", i, p),), p == 0.0, "first")
+        if self.verify:
+            checked = analyse(board, cs)
+            if checked.status == "inconsistent":
+                return Decision("inconsistent", checked.reason, (), False)
         found = rules.trivial(cs)
         if found:
             return _certain(found.safe, found.mines, "trivial")

@@ -307,9 +307,15 @@ def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analy
     everything = prefix[q]
     weight = sum(v * ways(k) for k, v in enumerate(everything) if v)
     if weight == 0:
-        return _inconsistent(
-            board, f"no layout of the numbers leaves {left} mines for the other cells"
-        )
+        ks = [k for k, v in enumerate(everything) if v]
+        if left < ks[0]:
+            why = f"the numbers need at least {ks[0]} mines but only {left} are left"
+        else:
+            why = (
+                f"the numbers hold at most {ks[-1]} mines, leaving {left - ks[-1]} "
+                f"for {off} other unknown cells"
+            )
+        return _inconsistent(board, why)
 
     prob: list[float | None] = [None] * board.size
     for i, s in enumerate(board.cells):

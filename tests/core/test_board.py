@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from msolver.core.board import FLAG, UNKNOWN, Board, BoardError
+
+CHARS = ".F012345678*XW"
+
+
+@st.composite
+def board_texts(draw: st.DrawFn) -> str:
+    w = draw(st.integers(3, 8))
+    h = draw(st.integers(3, 8))
+    rows = []
+    for r in range(h):
+        row = ""
+        for c in range(w):
+            nb = len(Board.blank(w, h, 0).neighbours(r * w + c))
+            row += draw(st.sampled_from([ch for ch in CHARS if not ch.isdigit() or int(ch) <= nb]))
+        rows.append(row)
+    return "\n".join(rows)
+
+
+@given(board_texts())
+def test_text_round_trips(text: str) -> None:
+    board = Board.parse(text, 0)
+    assert board.to_text() == text
+    assert Board.parse(board.to_text(), 0) == board
+
+
+def test_question_mark_reads_as_unknown() -> None:
+    board = Board.parse("?F\n12", 1)
+    assert board.at(0, 0) == UNKNOWN
+    assert board.at(0, 1) == FLAG
+    assert board.to_text() == ".F\n12"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("...\n..\n", "row 2 has 2 cells, row 1 has 3"),
+        ("..a\n...\n", "row 1, column 3: unknown character 'a'"),
+        ("4..\n...\n", "row 1, column 1: number 4 exceeds its 3 neighbours"),
+        ("", "board text is empty"),
+    ],
+)
+def test_malformed_text_names_the_place(text: str, message: str) -> None:
+    with pytest.raises(BoardError) as err:
+        Board.parse(text, 1)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_impossible_mine_counts() -> None:
+    with pytest.raises(BoardError, match="negative"):
+        Board.parse("..\n..", -1)
+    with pytest.raises(BoardError, match="exceeds"):
+        Board.parse("..\n..", 5)
+
+
+def test_neighbours_of_corner_edge_and_inside() -> None:
+    b = Board.blank(4, 3, 1)
+    assert sorted(b.neighbours(0)) == [1, 4, 5]
+    assert len(b.neighbours(1)) == 5
+    assert len(b.neighbours(5)) == 8

@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from msolver.bench import play_one, run, summarise
+from msolver.core.board import Board
+from msolver.core.game import Game, Status
+from msolver.core.solver import Solver
+
+
+def test_certain_moves_come_as_one_batch_and_are_right() -> None:
+    g = Game(30, 16, 99, seed=11, first_click="opening")
+    solver = Solver("opening")
+    first = solver.decide(g.board)
+    g.open(first.moves[0].index)
+    for _ in range(200):
+        d = solver.decide(g.board)
+        if d.status == "done" or g.status is not Status.PLAYING:
+            break
+        if d.certain:
+            assert len({m.index for m in d.moves}) == len(d.moves)
+            for m in d.moves:
+                assert g.is_mine(m.index) == (m.kind == "flag")
+        for m in d.moves:
+            (g.flag if m.kind == "flag" else g.open)(m.index)
+
+
+def test_inconsistent_board_is_a_value_not_a_crash() -> None:
+    board = Board.parse("3..\n...\n...", 1)
+    d = Solver().decide(board)
+    assert d.status == "inconsistent"
+    assert "need at least 3 mines but only 1" in d.reason
+
+
+def test_beginner_games_are_mostly_won_and_reproducible() -> None:
+    results = run(9, 9, 10, "opening", 40, seed=5)
+    again = run(9, 9, 10, "opening", 40, seed=5, workers=2)
+    assert [r.won for r in results] == [r.won for r in again]
+    assert summarise(results).wins >= 34  # 97% is the target; 40 games leave room for luck
+
+
+def test_a_game_ends_won_or_lost() -> None:
+    r = play_one(16, 16, 40, "safe", seed=3, index=0)
+    assert r.move_ms
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "msolver.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_solve_json_contract() -> None:
+    p = run_cli("solve", "-", "--mines", "4", "--json", stdin="..1.\n..1.\n1221\n....\n")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["status"] == "ok" and out["width"] == 4 and out["height"] == 4
+    assert out["probabilities"][2][0] is None
+    assert out["probabilities"][0][1] == pytest.approx(0.5)
+    assert [1, 0] in out["safe"] and [0, 0] in out["mines"]
+    assert out["best"]["p_mine"] == 0.0
+
+
+def test_cli_solve_batch_keeps_order() -> None:
+    lines = [
+        json.dumps({"board": "..1.\n..1.\n1221\n....", "mines": 4}),
+        json.dumps({"board": "3..\n...\n...", "mines": 1}),
+        json.dumps({"board": "....\n....", "mines": 2}),
+    ]
+    p = run_cli("solve", "--batch", stdin="\n".join(lines) + "\n")
+    assert p.returncode == 0, p.stderr
+    outs = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [o["status"] for o in outs] == ["ok", "inconsistent", "ok"]
+    assert outs[2]["probabilities"][0][0] == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "needle"),
+    [
+        (("solve", "-", "--mines", "4"), "..x.\n", "row 1, column 3"),
+        (("solve", "-", "--mines", "-1"), "....\n", "negative"),
+        (("solve", "-", "--mines", "9"), "....\n", "exceeds"),
+        (("solve", "-", "--mines", "1"), "...\n..\n", "ragged"),
+        (("solve", "--batch"), '{"board": "..", "mines": -3}\n', "line 1"),
+        (("solve", "--batch"), "{not json\n", "line 1, column 2"),
+        (("bench", "--width", "3", "--height", "3", "--mines", "9", "--games", "1"), "", "fit"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(args: tuple[str, ...], stdin: str, needle: str) -> None:
+    p = run_cli(*args, stdin=stdin)
+    assert p.returncode == 2
+    err = p.stderr.strip()
+    assert needle in err and len(err.splitlines()) == 1, err
+
+
+def test_cli_inconsistent_board_exits_0_with_json() -> None:
+    p = run_cli("solve", "-", "--mines", "1", "--json", stdin="3..\n...\n...\n")
+    assert p.returncode == 0
+    assert json.loads(p.stdout)["status"] == "inconsistent"
+
+
+def test_cli_bench_json_and_sweep(tmp_path: object) -> None:
+    from pathlib import Path
+
+    tmp = Path(str(tmp_path))
+    p = run_cli(
+        "bench",
+        "--level",
+        "beginner",
+        "--first-click",
+        "opening",
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        "--json",
+    )
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    for key in ("games", "wins", "win_rate", "ci95", "ms_per_game", "ms_per_move_p99"):
+        assert key in out
+    assert out["games"] == 20 and out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
+    p = run_cli(
+        "bench",
+        "--sweep-mines",
+        "10:12",
+        "--width",
+        "10",
+        "--height",
+        "10",
+        "--games",
+        "10",
+        "--plot",
+        str(tmp / "s.png"),
+        "--csv",
+        str(tmp / "s.csv"),
+    )
+    assert p.returncode == 0, p.stderr
+    assert (tmp / "s.png").read_bytes()[:4] == b"\x89PNG"
+    rows = (tmp / "s.csv").read_text().splitlines()
+    assert rows[0].startswith("mines,") and len(rows) == 4
