@@ -34,6 +34,7 @@ Every wait has a timeout and raises `HarnessError` naming what did not happen.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -213,17 +214,13 @@ class GameWindow:
             return
         self._closed = True
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
             try:
                 self.proc.wait(timeout=3)
             except subprocess.TimeoutExpired:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 self.proc.wait(timeout=3)
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
