@@ -2,23 +2,162 @@
 
 Near the end, the safest cell is not always the best: a slightly riskier
 cell may tell the remaining layouts apart. With few enough layouts we list
-them all and search the game tree exactly: a move's value is the share of
-layouts in which it is safe and, after seeing its number, the rest can still
-be won, recursively. Cells that every layout agrees on are opened for free.
+them all and search the game tree exactly. A position is a set of layouts
+still possible; its value is the share of them we can win:
+
+- one layout left: won;
+- a cell safe in every layout whose number would tell layouts apart is
+  opened for free (certain information never hurts);
+- otherwise the value is the best, over cells, of the sum over the numbers
+  the cell may show of (share of layouts showing it) x (value of that part).
+
+A zero would also open its neighbours in the real game; we ignore that, so
+the value is a lower bound and never promises more than the game gives.
+The search has a node budget: past it, the guess tier decides instead.
 """
 
 from __future__ import annotations
+
+from itertools import combinations
 
 from msolver.core.board import Board
 from msolver.core.solver.constraints import Constraints
 from msolver.core.solver.probability import Analysis
 
 # Listing layouts costs time; beyond this many the guess tier decides.
-MAX_LAYOUTS = 0
+MAX_LAYOUTS = 40
+# Positions the search may evaluate before it gives up.
+NODE_BUDGET = 40_000
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def enumerate_layouts(cs: Constraints, limit: int) -> list[int] | None:
+    """Every fitting layout as a bitmask over `cs.unknown`; None if more than `limit`."""
+    pos = {c: k for k, c in enumerate(cs.unknown)}
+    frontier = sorted(cs.frontier, key=lambda c: pos[c])
+    off = [pos[c] for c in cs.unknown if c not in cs.frontier]
+    need = [con.need for con in cs.constraints]
+    left_cells = [len(con.cells) for con in cs.constraints]
+    cons_of: dict[int, list[int]] = {}
+    for k, con in enumerate(cs.constraints):
+        for c in con.cells:
+            cons_of.setdefault(c, []).append(k)
+    out: list[int] = []
+    total = cs.mines_left
+
+    def rec(i: int, mask: int, used: int) -> None:
+        if len(out) > limit:
+            raise _OutOfBudget
+        if i == len(frontier):
+            rest = total - used
+            if 0 <= rest <= len(off):
+                for combo in combinations(off, rest):
+                    m = mask
+                    for b in combo:
+                        m |= 1 << b
+                    out.append(m)
+                    if len(out) > limit:
+                        raise _OutOfBudget
+            return
+        cell = frontier[i]
+        ks = cons_of[cell]
+        for mine in (0, 1):
+            if mine and used == total:
+                continue
+            ok = True
+            for k in ks:
+                left_cells[k] -= 1
+                need[k] -= mine
+            for k in ks:
+                if need[k] < 0 or need[k] > left_cells[k]:
+                    ok = False
+                    break
+            if ok:
+                rec(i + 1, mask | (mine << pos[cell]), used + mine)
+            for k in ks:
+                left_cells[k] += 1
+                need[k] += mine
+
+    try:
+        rec(0, 0, 0)
+    except _OutOfBudget:
+        return None
+    return out
 
 
 def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, float] | None:
     """The exact best move and its mine probability, or None when out of reach."""
-    if analysis.layouts > MAX_LAYOUTS:
+    if analysis.layouts > MAX_LAYOUTS or analysis.layouts < 2:
         return None
-    return None
+    layouts = enumerate_layouts(cs, MAX_LAYOUTS)
+    if not layouts:
+        return None
+    unknown = cs.unknown
+    pos = {c: k for k, c in enumerate(unknown)}
+    nbr_mask = []
+    for c in unknown:
+        m = 0
+        for j in board.neighbours(c):
+            k = pos.get(j)
+            if k is not None:
+                m |= 1 << k
+        nbr_mask.append(m)
+    n = len(unknown)
+    memo: dict[frozenset[int], float] = {}
+    nodes = 0
+
+    def split(group: tuple[int, ...], k: int) -> dict[int, tuple[int, ...]]:
+        parts: dict[int, list[int]] = {}
+        bit = 1 << k
+        for lay in group:
+            if not lay & bit:
+                parts.setdefault((lay & nbr_mask[k]).bit_count(), []).append(lay)
+        return {v: tuple(p) for v, p in parts.items()}
+
+    def value(group: tuple[int, ...]) -> tuple[float, int]:
+        nonlocal nodes
+        if len(group) == 1:
+            return 1.0, -1
+        key = frozenset(group)
+        if key in memo:
+            return memo[key], -1
+        nodes += 1
+        if nodes > NODE_BUDGET:
+            raise _OutOfBudget
+        union = 0
+        inter = -1
+        for lay in group:
+            union |= lay
+            inter &= lay
+        size = len(group)
+        # Free information first: a cell no layout mines that splits the group.
+        for k in range(n):
+            if not union >> k & 1:
+                parts = split(group, k)
+                if len(parts) > 1:
+                    v = sum(len(p) * value(p)[0] for p in parts.values()) / size
+                    memo[key] = v
+                    return v, k
+        best, best_k = -1.0, -1
+        for k in range(n):
+            if inter >> k & 1 or not union >> k & 1:
+                continue
+            parts = split(group, k)
+            v = sum(len(p) * value(p)[0] for p in parts.values()) / size
+            if v > best + 1e-12:
+                best, best_k = v, k
+        memo[key] = best
+        return best, best_k
+
+    try:
+        _, k = value(tuple(layouts))
+    except _OutOfBudget:
+        return None
+    if k < 0:
+        return None
+    cell = unknown[k]
+    p = analysis.prob[cell]
+    return cell, float(p if p is not None else 0.0)

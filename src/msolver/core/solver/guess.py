@@ -31,8 +31,20 @@ TOLERANCE = 0.04
 MAX_CANDIDATES = 6
 
 
+# Where the first click goes, as (row, col) from the nearest corner, per rule.
+FIRST_CLICK_OFFSET: dict[str, tuple[int, int]] = {
+    "safe": (0, 0),
+    "xp": (0, 0),
+    "none": (0, 0),
+    "opening": (0, 0),
+}
+
+
 def first_click(board: Board, rule: FirstClick) -> int:
-    return 0
+    dr, dc = FIRST_CLICK_OFFSET[rule]
+    r = min(dr, board.height - 1)
+    c = min(dc, board.width - 1)
+    return board.index(r, c)
 
 
 def _edge_rank(board: Board, i: int) -> int:
