@@ -1,0 +1,251 @@
+"""Dry run: the whole read -> solve -> click loop on synthetic screenshots, no live game.
+
+Each frame is assembled from the profile's recorded tiles (the real game's
+pixels, cell box by cell box, so it is pixel-exact to a real screenshot of
+that theme) at the profile's screen position, optionally with Gaussian noise
+and digit recolouring; the real classifier reads it, the real solver decides,
+and the moves go into the simulator. Misread cells (a confident label that is
+not the truth) are counted; so are low-confidence cells, which the reader
+turns into unknowns rather than guesses. The same seeds are also played by the
+solver alone, reading the true board, for comparison.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
+from msolver.core.game import LEVELS, FirstClick, Game, Status
+from msolver.core.solver import Solver
+from msolver.vision.classify import read_board
+from msolver.vision.image import Image, px
+from msolver.vision.profile import Profile
+
+try:
+    from msolver.core.stats import wilson_interval
+except ImportError:  # pragma: no cover - the core provides it; kept for older trees
+
+    def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+        if games <= 0:
+            return (0.0, 1.0)
+        p = wins / games
+        denom = 1 + z * z / games
+        centre = (p + z * z / (2 * games)) / denom
+        half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / denom
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+_LABEL_OF_STATE = {
+    UNKNOWN: "unknown",
+    FLAG: "flag",
+    MINE: "mine",
+    EXPLODED: "exploded",
+    WRONG_FLAG: "wrong_flag",
+    **{n: str(n) for n in range(9)},
+}
+_MARGIN = 12
+
+
+class DryRunError(ValueError):
+    """The profile cannot drive a dry run (size, missing tiles)."""
+
+
+@dataclass(frozen=True)
+class DryRunReport:
+    games: int
+    wins: int
+    solver_wins: int
+    frames: int
+    misreads: int
+    low_confidence_cells: int
+    stopped: int
+    read_ms: float
+    frame_ms: float
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = wilson_interval(self.wins, self.games)
+        slo, shi = wilson_interval(self.solver_wins, self.games)
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.wins / self.games,
+            "ci95": [lo, hi],
+            "misreads": self.misreads,
+            "low_confidence_cells": self.low_confidence_cells,
+            "stopped": self.stopped,
+            "frames": self.frames,
+            "ms_per_frame": self.read_ms / max(1, self.frames),
+            "ms_per_frame_total": self.frame_ms / max(1, self.frames),
+            "fps": 1000.0 * self.frames / max(1e-9, self.frame_ms),
+            "solver_wins": self.solver_wins,
+            "solver_win_rate": self.solver_wins / self.games,
+            "solver_ci95": [slo, shi],
+        }
+
+
+class Renderer:
+    """Builds a synthetic screen crop of a board from a profile's tiles."""
+
+    def __init__(self, profile: Profile, rows: int, cols: int) -> None:
+        w, h = profile.cell_size
+        if abs(profile.pitch[0] - w) > 1e-6 or abs(profile.pitch[1] - h) > 1e-6:
+            raise DryRunError(
+                f"profile {profile.name!r} has a non-integer pitch {profile.pitch}; "
+                "dry runs need the tiles at their recorded size"
+            )
+        self.profile = profile.with_changes(rows=rows, cols=cols)
+        self.w, self.h = w, h
+        self.tiles: dict[str, Image] = {}
+        for label, variants in profile.tiles.items():
+            if variants and variants[0].shape[:2] == (h, w):
+                self.tiles[label] = variants[0]
+        if "unknown" not in self.tiles:
+            raise DryRunError(f"profile {profile.name!r} has no unopened tile at its pitch")
+        # the crop's top-left in screen pixels
+        self.left = px(profile.origin[0]) - _MARGIN
+        self.top = px(profile.origin[1]) - _MARGIN
+        bg = np.median(self.tiles["unknown"].reshape(-1, 3), axis=0).astype(np.uint8)
+        self.blank = np.empty((rows * h + 2 * _MARGIN, cols * w + 2 * _MARGIN, 3), np.uint8)
+        self.blank[:] = bg
+
+    def missing(self, board: Board) -> set[str]:
+        return {_LABEL_OF_STATE[s] for s in set(board.cells)} - set(self.tiles)
+
+    def render(
+        self,
+        board: Board,
+        rng: np.random.Generator | None = None,
+        noise: float = 0.0,
+        recolour: bool = False,
+    ) -> Image:
+        tiles = self.tiles
+        if recolour and rng is not None:
+            tiles = dict(tiles)
+            for n in range(1, 9):
+                if str(n) in tiles:
+                    tiles[str(n)] = _recolour(tiles[str(n)], rng)
+        img = self.blank.copy()
+        m, w, h = _MARGIN, self.w, self.h
+        view = img[m : m + board.height * h, m : m + board.width * w].reshape(
+            board.height, h, board.width, w, 3
+        )
+        cells = np.array(board.cells).reshape(board.height, board.width)
+        for state in np.unique(cells):
+            rs, cs = np.nonzero(cells == state)
+            view[rs, :, cs] = tiles[_LABEL_OF_STATE[int(state)]]
+        if noise > 0 and rng is not None:
+            noisy = img.astype(np.float32) + rng.normal(0.0, noise, img.shape).astype(np.float32)
+            img = np.clip(np.rint(noisy), 0, 255).astype(np.uint8)
+        return img
+
+
+def _recolour(tile: Image, rng: np.random.Generator) -> Image:
+    """The digit's strokes in a random other colour (as a noisy contest server did)."""
+    flat = tile.reshape(-1, 3).astype(np.int16)
+    bg = np.median(flat, axis=0)
+    ink = np.abs(flat - bg).max(axis=1) > 60
+    out = flat.copy()
+    perm = rng.permutation(3)
+    shift = rng.integers(-50, 51, size=3)
+    out[ink] = np.clip(flat[ink][:, perm] + shift, 0, 255)
+    # keep strokes visible: if the new colour is too close to the background, darken it
+    close = ink & (np.abs(out - bg).max(axis=1) < 60)
+    out[close] = np.clip(out[close] - 120, 0, 255)
+    result: Image = out.reshape(tile.shape).astype(np.uint8)
+    return result
+
+
+def _play_solver_only(game: Game, solver: Solver) -> bool:
+    while game.status is Status.PLAYING:
+        dec = solver.decide(game.board)
+        if dec.status != "ok" or not dec.moves:
+            return False
+        for mv in dec.moves:
+            if mv.kind == "open":
+                game.open(mv.index)
+            else:
+                game.flag(mv.index)
+            if game.status is not Status.PLAYING:
+                break
+    return game.status is Status.WON
+
+
+def run_dryrun(
+    profile: Profile,
+    *,
+    level: str = "expert",
+    first_click: FirstClick = "opening",
+    games: int = 100,
+    seed: int = 1,
+    noise: float = 0.0,
+    recolour: bool = False,
+) -> DryRunReport:
+    lv = LEVELS[level]
+    renderer = Renderer(profile, lv.height, lv.width)
+    prof = renderer.profile.with_changes(mines=lv.mines)
+    origin = (renderer.left, renderer.top)
+    rng = np.random.default_rng(seed)
+    wins = solver_wins = frames = misreads = low_cells = stopped = 0
+    read_ms = frame_ms = 0.0
+    for g in range(games):
+        game_seed = seed * 1_000_003 + g
+        solver = Solver(first_click=first_click)
+        game = Game(lv.width, lv.height, lv.mines, seed=game_seed, first_click=first_click)
+        while game.status is Status.PLAYING:
+            truth = game.board
+            if renderer.missing(truth):
+                raise DryRunError(
+                    f"profile {profile.name!r} has no recorded tile for "
+                    f"{', '.join(sorted(renderer.missing(truth)))}"
+                )
+            t0 = time.perf_counter()
+            frame = renderer.render(truth, rng, noise, recolour)
+            t1 = time.perf_counter()
+            res = read_board(frame, prof, image_origin=origin)
+            t2 = time.perf_counter()
+            frames += 1
+            got = np.array(res.board.cells)
+            want = np.array(truth.cells)
+            low = np.zeros(got.shape, bool)
+            for r, c in res.low_confidence:
+                low[r * lv.width + c] = True
+            misreads += int(np.sum((got != want) & ~low))
+            low_cells += int(low.sum())
+            dec = solver.decide(res.board)
+            frame_ms += (time.perf_counter() - t0) * 1000
+            read_ms += (t2 - t1) * 1000
+            if dec.status != "ok" or not dec.moves:
+                stopped += 1
+                break
+            for mv in dec.moves:
+                if mv.kind == "open":
+                    game.open(mv.index)
+                else:
+                    game.flag(mv.index)
+                if game.status is not Status.PLAYING:
+                    break
+        wins += game.status is Status.WON
+        ref = Game(lv.width, lv.height, lv.mines, seed=game_seed, first_click=first_click)
+        solver_wins += _play_solver_only(ref, Solver(first_click=first_click))
+    return DryRunReport(
+        games=games,
+        wins=wins,
+        solver_wins=solver_wins,
+        frames=frames,
+        misreads=misreads,
+        low_confidence_cells=low_cells,
+        stopped=stopped,
+        read_ms=read_ms,
+        frame_ms=frame_ms,
+    )
+
+
+def frame_for(profile: Profile, board: Board) -> tuple[npt.NDArray[np.uint8], tuple[int, int]]:
+    """One synthetic frame of `board` and the screen position of its top-left pixel."""
+    r = Renderer(profile, board.height, board.width)
+    return r.render(board), (r.left, r.top)

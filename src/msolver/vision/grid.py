@@ -1,0 +1,239 @@
+"""Finding the board: origin, pitch, rows and columns, from the pixels alone.
+
+A Minesweeper board is a lattice of identical tiles. Every unopened tile has
+a flat face (one colour, inside its bevel or gap), so the faces show up as
+many flat connected regions of the same size whose centres sit on a regular
+lattice. We find those regions, take the most common face size, fit the
+lattice (pitch and phase, least squares over all faces, so a non-integer
+pitch at 125% or 150% display scale comes out right), and take the board as
+the largest block of lattice points holding a cell-like flat region. No
+offsets are assumed; the image can be a whole multi-monitor desktop.
+
+Refusals carry a reason: no lattice of tiles at all, or two separate boards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from msolver.core.game import LEVELS
+from msolver.vision.image import Image, ImageError, as_rgb
+from msolver.vision.profile import BUILTIN_NAMES, Profile, ProfileError, load_profile
+
+# Faces of a tile between these many pixels across (16 px tiles at 50% up to
+# 48 px tiles at 250%).
+_MIN_FACE = 5
+_MAX_FACE = 160
+_MIN_FACES = 12  # fewer equal faces than this is not a board
+_FLAT_TOL = 6  # summed |RGB difference| between neighbours still counted as flat
+
+
+class CalibrationError(ValueError):
+    """No board, or an ambiguous one, in the image; one-line message with the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A board lattice in image pixels: cell (r, c) box starts at origin + (c, r) * pitch."""
+
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    rows: int
+    cols: int
+
+
+def _flat_components(rgb: Image) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    import cv2
+
+    img = rgb.astype(np.int16)
+    dx = np.abs(np.diff(img, axis=1)).sum(axis=2)
+    dy = np.abs(np.diff(img, axis=0)).sum(axis=2)
+    flat = np.zeros(rgb.shape[:2], dtype=np.uint8)
+    flat[:-1, :-1] = (dx[:-1, :] <= _FLAT_TOL) & (dy[:, :-1] <= _FLAT_TOL)
+    _n, _labels, stats, centroids = cv2.connectedComponentsWithStats(flat, connectivity=4)
+    return stats.astype(np.int32), centroids.astype(np.float64)
+
+
+def _lattice_1d(centres: npt.NDArray[np.float64], size: float) -> tuple[float, float] | None:
+    """(phase, pitch) of positions that sit on a regular 1-D lattice, or None."""
+    pos = np.sort(centres)
+    # cluster positions closer than half a face: one lattice line each
+    splits = np.nonzero(np.diff(pos) > size / 2)[0] + 1
+    lines = np.array([g.mean() for g in np.split(pos, splits)])
+    if len(lines) < 2:
+        return None
+    diffs = np.diff(lines)
+    base = float(np.min(diffs))
+    near = diffs[diffs < base * 1.5]
+    pitch0 = float(np.median(near))
+    if pitch0 < size:
+        return None
+    k = np.round((lines - lines[0]) / pitch0)
+    if np.max(np.abs(lines - lines[0] - k * pitch0)) > 0.25 * pitch0:
+        return None
+    a = np.vstack([np.ones_like(k), k]).T
+    (phase, pitch), *_ = np.linalg.lstsq(a, lines, rcond=None)
+    return float(phase), float(pitch)
+
+
+def find_grid(image: Image) -> Grid:
+    """Locate the one board in `image` (RGB or BGRA, see vision.image); CalibrationError if not."""
+    import cv2
+
+    rgb = as_rgb(image)
+    stats, _centroids = _flat_components(rgb)
+    x, y, w, h, area = (stats[1:, i] for i in range(5))
+    cx, cy = x + w / 2.0, y + h / 2.0
+    squareish = (
+        (w >= _MIN_FACE)
+        & (h >= _MIN_FACE)
+        & (w <= _MAX_FACE)
+        & (h <= _MAX_FACE)
+        & (area >= 0.6 * w * h)
+        & (w <= 1.35 * h)
+        & (h <= 1.35 * w)
+    )
+    idx = np.nonzero(squareish)[0]
+    if len(idx) < _MIN_FACES:
+        raise CalibrationError("no board found: no lattice of equal tiles in the image")
+    # the most common face size, +-1 px (scaled tiles vary by a pixel)
+    sizes = np.stack([w[idx], h[idx]], axis=1)
+    uniq, counts = np.unique(sizes, axis=0, return_counts=True)
+    near_counts = [
+        int(counts[(np.abs(uniq[:, 0] - u[0]) <= 1) & (np.abs(uniq[:, 1] - u[1]) <= 1)].sum())
+        for u in uniq
+    ]
+    best = uniq[int(np.argmax(near_counts))]
+    face = idx[(np.abs(w[idx] - best[0]) <= 1) & (np.abs(h[idx] - best[1]) <= 1)]
+    if len(face) < _MIN_FACES:
+        raise CalibrationError(
+            f"no board found: only {len(face)} equal tiles ({best[0]}x{best[1]} px) in the image"
+        )
+    lx = _lattice_1d(cx[face], float(best[0]))
+    ly = _lattice_1d(cy[face], float(best[1]))
+    if lx is None or ly is None:
+        raise CalibrationError(
+            "no board found: equal tiles are not on one regular lattice (two boards out of step?)"
+        )
+    (phx, px), (phy, py) = lx, ly
+    # every flat region centred on a lattice point and cell-sized marks a cell
+    # (unopened faces, and opened cells where the theme draws cell lines)
+    ki = np.round((cx - phx) / px)
+    kj = np.round((cy - phy) / py)
+    on_lattice = (
+        (np.abs(cx - phx - ki * px) <= 0.2 * px)
+        & (np.abs(cy - phy - kj * py) <= 0.2 * py)
+        & (w >= 0.35 * px)
+        & (h >= 0.35 * py)
+        & (w <= 1.05 * px)
+        & (h <= 1.05 * py)
+        & (area >= 0.5 * w * h)
+    )
+    off = face[
+        (np.abs(cx[face] - phx - ki[face] * px) > 0.2 * px)
+        | (np.abs(cy[face] - phy - kj[face] * py) > 0.2 * py)
+    ]
+    if len(off) >= _MIN_FACES:
+        raise CalibrationError("two boards found: tiles on two lattices; show only one board")
+    sel = np.nonzero(on_lattice)[0]
+    i0, j0 = int(ki[sel].min()), int(kj[sel].min())
+    occ = np.zeros((int(kj[sel].max()) - j0 + 1, int(ki[sel].max()) - i0 + 1), dtype=np.uint8)
+    occ[(kj[sel] - j0).astype(int), (ki[sel] - i0).astype(int)] = 1
+    # holes (a hovered or pressed cell) must not split a board in two
+    closed = cv2.morphologyEx(occ, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, _lab, bstats, _ = cv2.connectedComponentsWithStats(closed, connectivity=4)
+    if n <= 1:
+        raise CalibrationError("no board found: no block of cells on the lattice")
+    order = np.argsort(-bstats[1:, cv2.CC_STAT_AREA]) + 1
+    main = order[0]
+    big = [b for b in order if bstats[b, cv2.CC_STAT_AREA] >= max(16, 0.25 * bstats[main, 4])]
+    if len(big) > 1:
+        raise CalibrationError(f"{len(big)} boards found: show only one board")
+    bx, by, bw, bh, barea = (int(v) for v in bstats[main])
+    if bw < 2 or bh < 2 or barea < _MIN_FACES:
+        raise CalibrationError(f"no board found: the largest block of cells is {bw}x{bh}")
+    fill = occ[by : by + bh, bx : bx + bw].mean()
+    if fill < 0.5:
+        raise CalibrationError(
+            f"no board found: only {fill:.0%} of the lattice block looks like cells"
+        )
+    origin = (phx + (bx + i0 - 0.5) * px, phy + (by + j0 - 0.5) * py)
+    return Grid(origin=(float(origin[0]), float(origin[1])), pitch=(px, py), rows=bh, cols=bw)
+
+
+def calibrate(
+    image: Image,
+    *,
+    mines: int | None = None,
+    screen_origin: tuple[int, int] = (0, 0),
+    name: str = "custom",
+    new_game: str | None = None,
+    theme: str | None = None,
+) -> Profile:
+    """Profile from a screenshot showing one blank (or barely started) board.
+
+    image: RGB (H, W, 3) or BGRA (H, W, 4) as mss grabs it. screen_origin: the
+    screen position of the image's top-left pixel (mss monitor 0's left/top
+    for a whole-desktop grab), so the profile is in screen coordinates.
+    mines: the board's mine count; guessed from the standard levels when the
+    size is one of them, otherwise required. theme: a built-in theme whose
+    tiles to use; by default the one whose unopened tile matches, if any
+    (otherwise the profile knows only the unopened tile; see vision.learn).
+    """
+    try:
+        rgb = as_rgb(image)
+    except ImageError as exc:
+        raise CalibrationError(str(exc)) from exc
+    grid = find_grid(rgb)
+    if mines is None:
+        for level in LEVELS.values():
+            if (level.width, level.height) == (grid.cols, grid.rows):
+                mines = level.mines
+                break
+        else:
+            raise CalibrationError(
+                f"board is {grid.cols}x{grid.rows}, not a standard level: give the mine count"
+            )
+    if not 0 < mines < grid.rows * grid.cols:
+        raise CalibrationError(f"{mines} mines do not fit a {grid.cols}x{grid.rows} board")
+    from msolver.vision.classify import match_theme, observed_unknown_tile, rescale_tiles
+
+    unknown = observed_unknown_tile(rgb, grid)
+    base: Profile | None = None
+    if theme is not None:
+        try:
+            base = load_profile(theme)
+        except ProfileError as exc:
+            raise CalibrationError(str(exc)) from exc
+    else:
+        builtins = []
+        for b in BUILTIN_NAMES:
+            try:
+                builtins.append(load_profile(b))
+            except ProfileError:
+                continue
+        base = match_theme(unknown, builtins)
+    size = (round(grid.pitch[0]), round(grid.pitch[1]))
+    if base is not None:
+        tiles = rescale_tiles(base.tiles, size)
+        tiles["unknown"] = (unknown, *tuple(t for t in tiles["unknown"][1:]))
+        theme_name = base.theme
+    else:
+        tiles = {"unknown": (unknown,)}
+        theme_name = "custom"
+    prof = Profile(
+        name=name,
+        theme=theme_name,
+        origin=(grid.origin[0] + screen_origin[0], grid.origin[1] + screen_origin[1]),
+        pitch=grid.pitch,
+        rows=grid.rows,
+        cols=grid.cols,
+        mines=mines,
+        tiles=tiles,
+        new_game=new_game if new_game is not None else (base.new_game if base else None),
+    )
+    prof.validate()
+    return prof

@@ -1,0 +1,80 @@
+"""Image input checks shared by calibration and reading.
+
+Convention: a 3-channel image is **RGB**; a 4-channel image is **BGRA**, as
+`mss` returns it (``np.asarray(sct.grab(...))``), and is converted here. Pixels
+are uint8, shape (height, width, channels).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[np.uint8]
+
+
+class ImageError(ValueError):
+    """An input that is not a usable image; one-line message naming it."""
+
+
+def as_rgb(image: object, what: str = "image") -> Image:
+    """Check an array is an image and return it as contiguous RGB uint8 (H, W, 3)."""
+    if not isinstance(image, np.ndarray):
+        raise ImageError(f"{what}: not an image array (got {type(image).__name__})")
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise ImageError(f"{what}: expected HxWx3 (RGB) or HxWx4 (BGRA), got shape {image.shape}")
+    if image.shape[0] == 0 or image.shape[1] == 0:
+        raise ImageError(f"{what}: image is empty ({image.shape[1]}x{image.shape[0]})")
+    if image.dtype != np.uint8:
+        raise ImageError(f"{what}: expected uint8 pixels, got {image.dtype}")
+    if image.shape[2] == 4:
+        return np.ascontiguousarray(image[:, :, 2::-1])
+    return np.ascontiguousarray(image)
+
+
+def read_png(path: str | Path) -> Image:
+    """Read an image file as RGB; ImageError when it is missing or not an image."""
+    import cv2
+
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"{p}: no such file")
+    data = np.fromfile(p, dtype=np.uint8)
+    if data.size == 0:
+        raise ImageError(f"{p}: file is empty")
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if img is None:
+        raise ImageError(f"{p}: not an image (cannot decode)")
+    if img.shape[0] == 0 or img.shape[1] == 0:
+        raise ImageError(f"{p}: image is empty")
+    return np.ascontiguousarray(img[:, :, ::-1])
+
+
+def write_png(path: str | Path, image: Image) -> None:
+    """Write RGB as PNG atomically (temp file + replace)."""
+    import os
+    import tempfile
+
+    import cv2
+
+    p = Path(path)
+    ok, buf = cv2.imencode(".png", np.ascontiguousarray(image[:, :, ::-1]))
+    if not ok:
+        raise ImageError(f"{p}: could not encode PNG")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(buf.tobytes())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def px(value: float) -> int:
+    """Nearest whole pixel, halves up (Python's round() sends 22.5 to 22 but 29.5 to 30)."""
+    import math
+
+    return math.floor(value + 0.5)

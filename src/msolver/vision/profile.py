@@ -1,0 +1,320 @@
+"""The calibration profile: where a board is on the screen and what its tiles look like.
+
+A profile is a frozen value. Geometry is in *screen* pixels (all monitors, as
+mss monitor 0 reports them, so it may be negative on a left/top monitor):
+cell (row, col) occupies the box whose top-left corner is
+``origin + (col * pitch_x, row * pitch_y)`` and whose size is one pitch; the
+box includes any gap between tiles, so boxes tile the board without holes.
+
+Tile appearances are kept as raw RGB tile images per class label (the box of
+one cell at the size the game drew it), possibly several variants per label
+(e.g. a hovered unknown tile). The classifier resamples them to its own
+feature size, so a profile's tiles also serve at another display scale.
+
+Profiles are saved as one JSON file (tiles embedded as base64 PNG) under the
+user's config directory, written atomically. Built-in profiles for the known
+themes ship as package data (``msolver/data/<name>.json``; the same files are
+kept in the repository's ``calibration/`` folder).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG
+
+FORMAT_VERSION = 1
+
+Image = npt.NDArray[np.uint8]
+
+# Class labels a profile may carry tiles for, and the board state each means.
+LABELS: tuple[str, ...] = (
+    "unknown",
+    "flag",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "mine",
+    "exploded",
+    "wrong_flag",
+)
+STATE_OF_LABEL: dict[str, int] = {
+    "unknown": UNKNOWN,
+    "flag": FLAG,
+    "mine": MINE,
+    "exploded": EXPLODED,
+    "wrong_flag": WRONG_FLAG,
+    **{str(n): n for n in range(9)},
+}
+
+BUILTIN_NAMES: tuple[str, ...] = ("sgt-mines", "gnome-mines", "xdemineur")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class ProfileError(ValueError):
+    """A profile that is missing, corrupt, stale or does not fit; one-line message."""
+
+
+@dataclass(frozen=True, eq=False)
+class Profile:
+    """Where the board is and how its tiles look. See the module docstring for geometry."""
+
+    name: str
+    theme: str
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    rows: int
+    cols: int
+    mines: int
+    tiles: Mapping[str, tuple[Image, ...]] = field(default_factory=dict)
+    new_game: str | None = None
+    version: int = FORMAT_VERSION
+
+    # -- geometry ---------------------------------------------------------------
+
+    @property
+    def cell_size(self) -> tuple[int, int]:
+        """(width, height) of one cell box in whole pixels."""
+        return (round(self.pitch[0]), round(self.pitch[1]))
+
+    def cell_box(self, row: int, col: int) -> tuple[float, float, float, float]:
+        """(left, top, width, height) of a cell's box in screen pixels."""
+        self._check_cell(row, col)
+        return (
+            self.origin[0] + col * self.pitch[0],
+            self.origin[1] + row * self.pitch[1],
+            self.pitch[0],
+            self.pitch[1],
+        )
+
+    def cell_center(self, row: int, col: int) -> tuple[int, int]:
+        """Screen pixel at the centre of a cell (where to click)."""
+        self._check_cell(row, col)
+        return (
+            int(self.origin[0] + (col + 0.5) * self.pitch[0]),
+            int(self.origin[1] + (row + 0.5) * self.pitch[1]),
+        )
+
+    def board_rect(self) -> tuple[int, int, int, int]:
+        """(left, top, width, height) of the whole board in screen pixels (rounded outward)."""
+        left = int(np.floor(self.origin[0]))
+        top = int(np.floor(self.origin[1]))
+        right = int(np.ceil(self.origin[0] + self.cols * self.pitch[0]))
+        bottom = int(np.ceil(self.origin[1] + self.rows * self.pitch[1]))
+        return (left, top, right - left, bottom - top)
+
+    def contains(self, x: float, y: float) -> bool:
+        """True when screen point (x, y) is inside the board."""
+        left, top, w, h = self.board_rect()
+        return left <= x < left + w and top <= y < top + h
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """(row, col) under screen point (x, y), or None off the board."""
+        col = int(np.floor((x - self.origin[0]) / self.pitch[0]))
+        row = int(np.floor((y - self.origin[1]) / self.pitch[1]))
+        if 0 <= row < self.rows and 0 <= col < self.cols:
+            return (row, col)
+        return None
+
+    def moved_to(self, origin: tuple[float, float]) -> Profile:
+        """The same profile with the board at another screen position."""
+        return replace(self, origin=(float(origin[0]), float(origin[1])))
+
+    def with_changes(self, **changes: Any) -> Profile:
+        return replace(self, **changes)
+
+    def _check_cell(self, row: int, col: int) -> None:
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise IndexError(f"cell ({row}, {col}) is outside the {self.rows}x{self.cols} board")
+
+    # -- serialisation -------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "msolver-profile",
+            "version": self.version,
+            "name": self.name,
+            "theme": self.theme,
+            "origin": list(self.origin),
+            "pitch": list(self.pitch),
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mines,
+            "new_game": self.new_game,
+            "tiles": {
+                label: [_png_b64(t) for t in variants] for label, variants in self.tiles.items()
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "profile") -> Profile:
+        """Build from parsed JSON; ProfileError names what is wrong and where."""
+        if not isinstance(data, dict) or data.get("format") != "msolver-profile":
+            raise ProfileError(f"{where}: not an msolver profile")
+        version = data.get("version")
+        if version != FORMAT_VERSION:
+            raise ProfileError(
+                f"{where}: profile format v{version} is stale (this msolver reads "
+                f"v{FORMAT_VERSION}); recalibrate"
+            )
+        try:
+            tiles: dict[str, tuple[Image, ...]] = {}
+            for label, variants in data["tiles"].items():
+                if label not in STATE_OF_LABEL:
+                    raise ProfileError(f"{where}: unknown tile label {label!r}")
+                tiles[label] = tuple(_png_decode(v) for v in variants)
+            prof = cls(
+                name=str(data["name"]),
+                theme=str(data["theme"]),
+                origin=(float(data["origin"][0]), float(data["origin"][1])),
+                pitch=(float(data["pitch"][0]), float(data["pitch"][1])),
+                rows=int(data["rows"]),
+                cols=int(data["cols"]),
+                mines=int(data["mines"]),
+                tiles=tiles,
+                new_game=None if data.get("new_game") is None else str(data["new_game"]),
+            )
+        except ProfileError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ProfileError(f"{where}: corrupt profile ({type(exc).__name__}: {exc})") from exc
+        prof.validate(where)
+        return prof
+
+    def validate(self, where: str = "profile") -> None:
+        if self.rows < 1 or self.cols < 1:
+            raise ProfileError(f"{where}: board size {self.rows}x{self.cols} is empty")
+        if not (self.pitch[0] >= 4 and self.pitch[1] >= 4):
+            raise ProfileError(f"{where}: cell pitch {self.pitch} is too small")
+        if not 0 <= self.mines <= self.rows * self.cols:
+            raise ProfileError(f"{where}: mine count {self.mines} does not fit the board")
+        if "unknown" not in self.tiles:
+            raise ProfileError(f"{where}: has no tile for unopened cells")
+
+
+def _png_b64(tile: Image) -> str:
+    import cv2
+
+    ok, buf = cv2.imencode(".png", np.ascontiguousarray(tile[:, :, ::-1]))
+    if not ok:
+        raise ProfileError("could not encode a tile image as PNG")
+    return base64.b64encode(buf.tobytes()).decode("ascii")
+
+
+def _png_decode(text: str) -> Image:
+    import cv2
+
+    raw = np.frombuffer(base64.b64decode(text, validate=True), dtype=np.uint8)
+    img = cv2.imdecode(raw, cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError("a tile is not a PNG image")
+    return np.ascontiguousarray(img[:, :, ::-1])
+
+
+# -- storage --------------------------------------------------------------------
+
+
+def user_dir() -> Path:
+    """Where user profiles live (MSOLVER_PROFILE_DIR overrides, for tests)."""
+    env = os.environ.get("MSOLVER_PROFILE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("msolver")) / "profiles"
+
+
+def builtin_dir() -> Path:
+    """Package data folder holding the built-in profiles."""
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+def _check_name(name: str) -> None:
+    if not _NAME_RE.match(name):
+        raise ProfileError(
+            f"profile name {name!r} is not valid (letters, digits, '.', '_', '-'; max 64)"
+        )
+
+
+def save_profile(profile: Profile, name: str | None = None) -> Path:
+    """Write the profile atomically as <user_dir>/<name>.json; return the path."""
+    name = name or profile.name
+    _check_name(name)
+    profile = replace(profile, name=name)
+    profile.validate(f"profile {name!r}")
+    folder = user_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    write_json_atomic(path, profile.to_json())
+    return path
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_profile(name_or_path: str | os.PathLike[str]) -> Profile:
+    """Load a profile by name (user profiles first, then built-ins) or by file path."""
+    text = os.fspath(name_or_path)
+    candidates: list[Path]
+    if text.endswith(".json") or os.sep in text or "/" in text:
+        candidates = [Path(text)]
+    else:
+        _check_name(text)
+        candidates = [user_dir() / f"{text}.json", builtin_dir() / f"{text}.json"]
+    for path in candidates:
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise ProfileError(f"{path}: corrupt profile ({exc})") from exc
+            return Profile.from_json(data, str(path))
+    raise ProfileError(f"no profile named {text!r} (see `msolver profiles` or calibrate first)")
+
+
+def list_profiles() -> list[tuple[str, str]]:
+    """(name, "user"|"builtin") for every loadable profile name; user ones shadow built-ins."""
+    seen: dict[str, str] = {}
+    for kind, folder in (("user", user_dir()), ("builtin", builtin_dir())):
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.json")):
+                seen.setdefault(path.stem, kind)
+    return sorted(seen.items())
+
+
+def delete_profile(name: str) -> None:
+    """Delete a user profile; built-ins cannot be deleted."""
+    _check_name(name)
+    path = user_dir() / f"{name}.json"
+    if not path.is_file():
+        if (builtin_dir() / f"{name}.json").is_file():
+            raise ProfileError(f"profile {name!r} is built in and cannot be deleted")
+        raise ProfileError(f"no user profile named {name!r}")
+    path.unlink()
