@@ -1,0 +1,418 @@
+"""The live loop: capture -> read -> solve -> act, and the checks that keep it safe.
+
+One frame: rest the pointer off the board, grab the board, read it, check the
+read against what the player already knows, ask the solver, and send every
+certain click of the frame as one batch (flags, chords, opens). Then wait for
+the game to redraw and read again. The player stops, saying why, as soon as
+anything does not add up: it never clicks on a guess about the screen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from msolver.core.board import EXPLODED, MINE, UNKNOWN, WRONG_FLAG, Board, state_char
+from msolver.core.game import FirstClick
+from msolver.core.solver import Solver
+from msolver.io.capture import Capture, CaptureError, Image
+from msolver.io.hotkeys import Hotkeys
+from msolver.io.mouse import Button, FailSafe, Mouse
+from msolver.play.log import EventLog
+from msolver.play.plan import Click, plan
+from msolver.play.target import NewGame, Reader, Reading
+
+Result = Literal["won", "lost"]
+
+
+class PlayStop(Exception):
+    """The player stopped before the games were done; `user` when a person asked it to."""
+
+    def __init__(self, reason: str, *, user: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.user = user
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    game: int
+    result: Result
+    seconds: float
+    clicks: int
+    frames: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    games: tuple[GameResult, ...]
+    stopped: str | None = None
+    user_stop: bool = False
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for g in self.games if g.result == "won")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    games: int = 1
+    chord: bool = True
+    # Buttons tried, in order, for a chord; the first that works is kept. Middle
+    # is the X11 convention (xdemineur), many games also chord on a left click
+    # on a satisfied number (sgt-mines, gnome-mines).
+    chord_buttons: tuple[Button, ...] = ("middle", "left")
+    first_click: FirstClick = "safe"
+    # How long a batch may take to show up on screen (gnome-mines needs ~70 ms).
+    redraw_timeout: float = 1.5
+    # The frame must hold still this long before it is read (no half-drawn board).
+    settle: float = 0.008
+    # A read with low-confidence cells is retried this long (a win flash, an
+    # animation) before the player gives up.
+    confirm: float = 0.6
+    new_game_timeout: float = 5.0
+    max_frames: int = 5000
+
+
+def game_state(board: Board) -> Result | None:
+    """Won or lost, from the board alone; None while the game goes on."""
+    if any(s in (MINE, EXPLODED, WRONG_FLAG) for s in board.cells):
+        return "lost"
+    opened = sum(1 for s in board.cells if s >= 0)
+    if opened == board.size - board.mines:
+        return "won"
+    return None
+
+
+def _where(board: Board, index: int) -> str:
+    row, col = divmod(index, board.width)
+    return f"row {row + 1}, column {col + 1}"
+
+
+@dataclass
+class _Game:
+    number: int
+    clicks: int = 0
+    frames: int = 0
+    first_click_at: float | None = None
+    last_guess_p: float | None = None
+    misses: dict[tuple[int, str], int] = field(default_factory=dict)
+
+
+class Player:
+    """Plays games on screen through a reader, a capture, a mouse and hotkeys."""
+
+    def __init__(
+        self,
+        reader: Reader,
+        capture: Capture,
+        mouse: Mouse,
+        hotkeys: Hotkeys,
+        *,
+        new_game: NewGame | None = None,
+        settings: Settings | None = None,
+        log: EventLog | None = None,
+        say: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.reader = reader
+        self.capture = capture
+        self.mouse = mouse
+        self.hotkeys = hotkeys
+        self.new_game = new_game
+        self.settings = settings or Settings()
+        self.log = log or EventLog(None)
+        self.say = say or (lambda _msg: None)
+        self.clock = clock
+        self.grid = reader.grid
+        self.region = self.grid.rect()
+        self.solver = Solver(self.settings.first_click)
+        self.park = self.grid.park_point(capture.screen())
+        self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
+        if (
+            new_game is not None
+            and new_game.kind == "click"
+            and self.grid.inside(new_game.x, new_game.y)
+        ):
+            raise PlayStop(
+                f"the new-game button {new_game} lies on the board; recalibrate its position"
+            )
+
+    # -- the whole session -----------------------------------------------------
+
+    def run(self) -> Outcome:
+        results: list[GameResult] = []
+        try:
+            for g in range(1, self.settings.games + 1):
+                if g > 1:
+                    self._start_new_game()
+                res = self._play_game(g)
+                results.append(res)
+                self.log.write(
+                    event="game_over",
+                    game=g,
+                    result=res.result,
+                    seconds=round(res.seconds, 3),
+                    clicks=res.clicks,
+                )
+                self.say(
+                    f"game {g}: {res.result} in {res.seconds:.2f} s, {res.clicks} clicks, "
+                    f"{res.frames} frames"
+                )
+        except PlayStop as stop:
+            outcome = Outcome(tuple(results), stop.reason, stop.user)
+        else:
+            outcome = Outcome(tuple(results))
+        self.log.write(event="summary", games=len(outcome.games), wins=outcome.wins)
+        return outcome
+
+    # -- one game -------------------------------------------------------------------
+
+    def _play_game(self, number: int) -> GameResult:
+        game = _Game(number)
+        image, reading = self._look(self._grab())
+        prev: Board | None = None
+        sent: list[Click] = []
+        while True:
+            board = reading.board
+            if prev is not None:
+                self._check_continuity(prev, board)
+            over = game_state(board)
+            if over is not None:
+                if game.first_click_at is None and prev is None:
+                    raise PlayStop(f"the board on screen is already {over}: start a new game first")
+                if over == "lost" and game.last_guess_p == 0.0:
+                    # A certain move that loses is a misread or a solver bug:
+                    # say so loudly rather than count it as bad luck.
+                    self.say("warning: the game was lost on a move the solver called certain")
+                if over == "won":
+                    self.reader.learn(image, board)
+                start = game.first_click_at if game.first_click_at is not None else self.clock()
+                return GameResult(number, over, self.clock() - start, game.clicks, game.frames)
+            self._check_effects(game, board, sent)
+            self._check_stop()
+            decision = self.solver.decide(board)
+            if decision.status == "inconsistent":
+                raise PlayStop(
+                    f"the board reads inconsistent ({decision.reason}); stopped instead of "
+                    "guessing: is the board covered or the profile for another game?"
+                )
+            if decision.status == "done":
+                raise PlayStop(
+                    "no unknown cell is left but the game is not won: a flag on screen "
+                    "must be wrong"
+                )
+            clicks = plan(board, decision.moves, chord=bool(self.chord_buttons))
+            if not clicks:
+                raise PlayStop("the solver found nothing to click on a board still in play")
+            game.frames += 1
+            if game.frames > self.settings.max_frames:
+                raise PlayStop(f"no end after {self.settings.max_frames} frames")
+            self._send(game, board, clicks)
+            sent = clicks
+            prev = board
+            image, reading = self._after_batch(image, board, clicks)
+
+    # -- acting ------------------------------------------------------------------------
+
+    def _send(self, game: _Game, board: Board, clicks: list[Click]) -> None:
+        for click in clicks:
+            self._check_stop()
+            self._check_target(board, click)
+            x, y = self.grid.center(click.index)
+            if click.kind == "chord":
+                button: Button = self.chord_buttons[0]
+            else:
+                button = click.kind
+            self._click(x, y, button)
+            if game.first_click_at is None:
+                game.first_click_at = self.clock()
+            game.clicks += 1
+            if click.kind != "right":
+                game.last_guess_p = click.p_mine
+            row, col = divmod(click.index, board.width)
+            self.log.write(
+                event="click",
+                game=game.number,
+                row=row,
+                col=col,
+                button=click.kind,
+                p_mine=round(click.p_mine, 6),
+            )
+        self._mouse(lambda: self.mouse.move(*self.park))
+
+    def _check_target(self, board: Board, click: Click) -> None:
+        """The last gate before a click: on the board, and on a cell of the right kind."""
+        x, y = self.grid.center(click.index)
+        if not self.grid.inside(x, y) or self.grid.cell_at(x, y) != click.index:
+            raise PlayStop(f"refused a click at ({x}, {y}): outside the calibrated board")
+        state = board.cells[click.index]
+        if click.kind == "chord":
+            ok = state > 0 and all(board.cells[j] == UNKNOWN for j in click.opens)
+        else:
+            ok = state == UNKNOWN
+        if not ok:
+            raise PlayStop(
+                f"refused a {click.kind} click at {_where(board, click.index)}: "
+                "the cell was not read as one to click"
+            )
+
+    def _click(self, x: int, y: int, button: Button) -> None:
+        self._mouse(lambda: self.mouse.click(x, y, button))
+
+    def _mouse(self, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except FailSafe as exc:
+            raise PlayStop(f"stopped: {exc}", user=True) from exc
+
+    def _check_stop(self) -> None:
+        if self.hotkeys.stop.is_set():
+            raise PlayStop("stopped by the stop key", user=True)
+
+    # -- looking ------------------------------------------------------------------------
+
+    def _grab(self) -> Image:
+        try:
+            return self.capture.grab(self.region)
+        except CaptureError as exc:
+            raise PlayStop(f"cannot grab the screen: {exc}") from exc
+
+    def _look(self, image: Image) -> tuple[Image, Reading]:
+        """Read the frame; retry briefly on low confidence (a flash, a redraw) before giving up."""
+        deadline = self.clock() + self.settings.confirm
+        while True:
+            reading = self.reader.read(image)
+            if not reading.low_confidence:
+                return image, reading
+            if self.clock() > deadline:
+                board = reading.board
+                where = _where(board, reading.low_confidence[0])
+                raise PlayStop(
+                    f"{len(reading.low_confidence)} cells read with low confidence (first at "
+                    f"{where}): the board is not where the profile says (window moved, "
+                    "covered or closed?) or shows tiles not learned yet"
+                )
+            self._check_stop()
+            time.sleep(0.02)
+            image = self._grab()
+
+    def _wait_change(self, before: Image, timeout: float) -> Image:
+        """Grab until the frame differs from `before`, then until it holds still."""
+        deadline = self.clock() + timeout
+        image = self._grab()
+        while np.array_equal(image, before) and self.clock() < deadline:
+            self._check_stop()
+            time.sleep(0.001)
+            image = self._grab()
+        settle_end = self.clock() + self.settings.settle
+        while self.clock() < deadline:
+            time.sleep(self.settings.settle / 4)
+            again = self._grab()
+            if not np.array_equal(again, image):
+                image = again
+                settle_end = self.clock() + self.settings.settle
+            elif self.clock() >= settle_end:
+                break
+        return image
+
+    def _after_batch(
+        self, before: Image, board: Board, clicks: list[Click]
+    ) -> tuple[Image, Reading]:
+        """The first settled read showing every click's effect, or the last by the timeout."""
+        deadline = self.clock() + self.settings.redraw_timeout
+        image = self._wait_change(before, self.settings.redraw_timeout)
+        while True:
+            image, reading = self._look(image)
+            pending = _pending(reading.board, clicks)
+            if not pending or game_state(reading.board) is not None:
+                return image, reading
+            left = deadline - self.clock()
+            if left <= 0:
+                return image, reading
+            image = self._wait_change(image, left)
+
+    def _check_continuity(self, prev: Board, board: Board) -> None:
+        """Opened cells never change in a game: if one does, this is not our board any more."""
+        for i, (a, b) in enumerate(zip(prev.cells, board.cells, strict=True)):
+            if a >= 0 and b != a:
+                raise PlayStop(
+                    f"the board changed by itself at {_where(board, i)} (was "
+                    f"{a}, now reads {state_char(b)}): window moved or covered, or a new game "
+                    "started"
+                )
+
+    def _check_effects(self, game: _Game, board: Board, sent: list[Click]) -> None:
+        chord_failed = False
+        for click in _pending(board, sent):
+            if click.kind == "chord":
+                chord_failed = True
+                continue
+            key = (click.index, click.kind)
+            game.misses[key] = game.misses.get(key, 0) + 1
+            if game.misses[key] >= 2:
+                raise PlayStop(
+                    f"a {click.kind} click at {_where(board, click.index)} changed nothing "
+                    "twice: is the game window behind another one or frozen?"
+                )
+        if chord_failed and self.chord_buttons:
+            # This game does not chord with that button: try the next one, or
+            # open cells one by one (the solver offers them again).
+            failed = self.chord_buttons.pop(0)
+            self.say(f"chording with the {failed} button did nothing here; not using it")
+
+    # -- between games ----------------------------------------------------------------
+
+    def _start_new_game(self) -> None:
+        if self.new_game is None:
+            raise PlayStop(
+                "more games asked for, but the profile has no new-game action "
+                "(calibrate with --new-game KEY|click:X,Y)"
+            )
+        self._check_stop()
+        before = self._grab()
+        ng = self.new_game
+        if ng.kind == "key":
+            self._mouse(lambda: self.mouse.key(ng.key))
+        else:
+            self._mouse(lambda: self.mouse.click(ng.x, ng.y, "left"))
+            self._mouse(lambda: self.mouse.move(*self.park))
+        deadline = self.clock() + self.settings.new_game_timeout
+        image = before
+        while True:
+            image = self._wait_change(image, max(0.0, deadline - self.clock()))
+            reading = self.reader.read(image)
+            if not reading.low_confidence and game_state(reading.board) is None:
+                return
+            if self.clock() > deadline:
+                raise PlayStop(
+                    f"the new-game action ({ng}) did not bring up a fresh board within "
+                    f"{self.settings.new_game_timeout:.0f} s"
+                )
+            time.sleep(0.02)
+
+
+def _pending(board: Board, clicks: list[Click]) -> list[Click]:
+    """The clicks whose effect the board does not show yet."""
+    out = []
+    for c in clicks:
+        if c.kind == "right":
+            if board.cells[c.index] == UNKNOWN:
+                out.append(c)
+        elif any(board.cells[j] == UNKNOWN for j in c.opens):
+            out.append(c)
+    return out
+
+
+__all__ = [
+    "GameResult",
+    "Outcome",
+    "PlayStop",
+    "Player",
+    "Settings",
+    "game_state",
+]

@@ -1,0 +1,252 @@
+"""The live loop against a simulated screen: wins, batches, chords, and every safety stop."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from msolver.core.board import UNKNOWN, Board
+from msolver.core.game import Game, Status
+from msolver.io.hotkeys import FakeHotkeys
+from msolver.play.log import EventLog
+from msolver.play.loop import Player, PlayStop, Settings, game_state
+from msolver.play.target import NewGame
+from tests.support.live import SimReader, SimScreen, expert_sim
+
+FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.05, new_game_timeout=1.0)
+
+
+def make_player(
+    sim: SimScreen,
+    settings: Settings = FAST,
+    *,
+    hotkeys: FakeHotkeys | None = None,
+    log: EventLog | None = None,
+    reader: SimReader | None = None,
+    new_game: NewGame | None = None,
+    **mouse_kw: object,
+) -> tuple[Player, list[str]]:
+    said: list[str] = []
+    player = Player(
+        reader or SimReader(sim.grid, sim.game.mines),
+        sim.capture(),
+        sim.mouse(**mouse_kw),
+        hotkeys or FakeHotkeys(started=True),
+        new_game=new_game,
+        settings=settings,
+        log=log,
+        say=said.append,
+    )
+    return player, said
+
+
+def test_wins_an_expert_game_clicking_only_inside_the_board(tmp_path: Path) -> None:
+    sim = expert_sim(3)
+    log = EventLog(tmp_path / "log.jsonl")
+    player, _ = make_player(sim, log=log)
+    outcome = player.run()
+    log.close()
+    assert outcome.stopped is None
+    assert sim.game.status in (Status.WON, Status.LOST)
+    assert [g.result for g in outcome.games] == [sim.game.status.value]
+    for x, y, _ in sim.clicks:
+        assert sim.grid.inside(x, y)
+    events = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    clicks = [e for e in events if e["event"] == "click"]
+    assert len(clicks) == len(sim.clicks)
+    assert set(clicks[0]) == {"event", "game", "row", "col", "button", "p_mine"}
+    assert {e["button"] for e in clicks} <= {"left", "right", "chord"}
+    over = [e for e in events if e["event"] == "game_over"]
+    assert over == [
+        {
+            "event": "game_over",
+            "game": 1,
+            "result": sim.game.status.value,
+            "seconds": over[0]["seconds"],
+            "clicks": len(clicks),
+        }
+    ]
+    assert events[-1] == {
+        "event": "summary",
+        "games": 1,
+        "wins": int(sim.game.status is Status.WON),
+    }
+    if sim.game.status is Status.LOST:
+        # A loss must come from a genuine guess, never a certain move.
+        assert [e for e in clicks if e["button"] != "right"][-1]["p_mine"] > 0
+
+
+def test_batches_and_chords_save_clicks_and_lose_only_on_guesses() -> None:
+    wins = 0
+    for seed in range(6):
+        sim = expert_sim(100 + seed)
+        player, _ = make_player(sim)
+        outcome = player.run()
+        assert outcome.stopped is None, outcome.stopped
+        res = outcome.games[0]
+        # Batching: more than two clicks per frame on average.
+        assert res.frames * 2 < res.clicks
+        wins += res.result == "won"
+        opens = sum(1 for _, _, b in sim.clicks if b == "left")
+        chords = sum(1 for _, _, b in sim.clicks if b == "middle")
+        assert chords > 0
+        assert opens + chords < 381  # fewer than one click per safe cell
+    assert wins >= 2
+
+
+def test_falls_back_from_middle_to_left_chords_and_to_plain_opens() -> None:
+    sim = expert_sim(7, chords=frozenset({"left"}))
+    player, said = make_player(sim)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert any("middle" in s for s in said)
+    assert player.chord_buttons == ["left"]
+    sim2 = expert_sim(7, chords=frozenset())
+    player2, _ = make_player(sim2)
+    outcome2 = player2.run()
+    assert outcome2.stopped is None, outcome2.stopped
+    assert player2.chord_buttons == []
+    assert outcome2.games[0].result == outcome.games[0].result
+
+
+def test_waits_for_a_slow_redraw() -> None:
+    sim = expert_sim(11, lag=4)
+    player, _ = make_player(sim)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert sim.game.status is not Status.PLAYING
+
+
+def test_several_games_with_the_new_game_key() -> None:
+    seeds = iter(range(200, 300))
+    sim = expert_sim(199)
+    sim.new_game = lambda: Game(30, 16, 99, seed=next(seeds), first_click="opening")
+    settings = Settings(games=3, redraw_timeout=0.3, settle=0.0, confirm=0.05, new_game_timeout=1.0)
+    player, _ = make_player(sim, settings, new_game=NewGame.parse("n"))
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.game for g in outcome.games] == [1, 2, 3]
+
+
+def test_more_games_without_a_new_game_action_stops_with_a_reason() -> None:
+    sim = expert_sim(5)
+    player, _ = make_player(sim, Settings(games=2, redraw_timeout=0.3, settle=0.0, confirm=0.05))
+    outcome = player.run()
+    assert len(outcome.games) == 1
+    assert outcome.stopped is not None and "new-game action" in outcome.stopped
+
+
+def test_stop_key_stops_before_the_next_click() -> None:
+    sim = expert_sim(12)
+    keys = FakeHotkeys(started=True)
+    orig = sim.on_click
+
+    def on_click(x: int, y: int, b: str) -> None:
+        orig(x, y, b)  # type: ignore[arg-type]
+        if len(sim.clicks) == 5:
+            keys.stop.set()
+
+    sim.on_click = on_click  # type: ignore[method-assign]
+    player, _ = make_player(sim, hotkeys=keys)
+    outcome = player.run()
+    assert outcome.user_stop and outcome.stopped == "stopped by the stop key"
+    assert len(sim.clicks) == 5
+
+
+def test_corner_fail_safe_stops() -> None:
+    sim = expert_sim(12)
+    player, _ = make_player(sim, fail_after=3)
+    outcome = player.run()
+    assert outcome.user_stop and "corner" in (outcome.stopped or "")
+    assert len(sim.clicks) <= 3
+
+
+def test_covered_or_closed_window_stops_with_a_reason() -> None:
+    sim = expert_sim(13, cover=lambda n: n > 6)
+    player, _ = make_player(sim)
+    outcome = player.run()
+    assert not outcome.games and not outcome.user_stop
+    assert "low confidence" in (outcome.stopped or "")
+    n = len(sim.clicks)
+    assert n > 0
+
+
+def test_moved_window_stops() -> None:
+    sim = expert_sim(14)
+    orig = sim.on_click
+
+    def on_click(x: int, y: int, b: str) -> None:
+        orig(x, y, b)  # type: ignore[arg-type]
+        sim.shift = (40, 0)  # two cells: the colours still decode, the cells do not match
+
+    sim.on_click = on_click  # type: ignore[method-assign]
+    player, _ = make_player(sim)
+    outcome = player.run()
+    assert outcome.stopped is not None
+    assert "changed by itself" in outcome.stopped or "low confidence" in outcome.stopped
+
+
+def test_a_click_that_changes_nothing_twice_stops() -> None:
+    sim = expert_sim(15, frozen=True)
+    player, _ = make_player(sim)
+    outcome = player.run()
+    assert "changed nothing twice" in (outcome.stopped or "")
+    assert len(sim.clicks) == 2  # the first click, then once more
+
+
+def test_inconsistent_read_stops_without_clicking() -> None:
+    sim = expert_sim(16)
+    sim.game.open(16 * 30 // 2 + 15)
+
+    def corrupt(board: Board) -> Board:
+        # A number no layout fits: an opened 8 in the corner.
+        opened = [i for i, s in enumerate(board.cells) if s >= 0]
+        return board.replace({opened[0]: 8}) if opened else board
+
+    before = len(sim.clicks)
+    player, _ = make_player(sim, reader=SimReader(sim.grid, 99, corrupt))
+    outcome = player.run()
+    assert "inconsistent" in (outcome.stopped or "")
+    assert len(sim.clicks) == before
+
+
+def test_a_board_already_partly_open_is_played_on() -> None:
+    # xdemineur opens a random empty area at launch; its first click is not safe.
+    for seed in range(3):
+        game = Game(30, 16, 99, seed=seed, first_click="opening")
+        game.open(8 * 30 + 15)
+        sim = expert_sim(0)
+        sim.game = game
+        player, _ = make_player(sim)
+        outcome = player.run()
+        assert outcome.stopped is None, outcome.stopped
+        assert game.status is not Status.PLAYING
+
+
+def test_a_finished_board_at_start_is_refused() -> None:
+    sim = expert_sim(17)
+    sim.game.open(0)
+    layout = sim.game.layout
+    sim.game.open(next(iter(layout)))
+    assert sim.game.status is Status.LOST
+    player, _ = make_player(sim)
+    outcome = player.run()
+    assert "already lost" in (outcome.stopped or "")
+    assert sim.clicks == []
+
+
+def test_new_game_button_on_the_board_is_refused() -> None:
+    sim = expert_sim(1)
+    x, y = sim.grid.center(0)
+    with pytest.raises(PlayStop):
+        make_player(sim, new_game=NewGame.parse(f"click:{x},{y}"))
+
+
+def test_game_state_from_the_board() -> None:
+    assert game_state(Board.parse("1F\n11", 1)) == "won"
+    assert game_state(Board.parse("1.\n11", 1)) == "won"
+    assert game_state(Board.parse("1X\n11", 1)) == "lost"
+    assert game_state(Board.parse("..\n..", 1)) is None
+    assert Board.parse("..\n..", 1).cells[0] == UNKNOWN

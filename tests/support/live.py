@@ -1,0 +1,157 @@
+"""A simulated screen for the live player's tests: a core `Game` drawn as coloured
+cells on a fake desktop, a reader that decodes them, and a mouse that plays
+the clicks into the game.
+
+Every state is drawn as one flat colour per cell box, so the fake reader is
+exact unless a test covers, moves or freezes the picture on purpose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from msolver.core.board import UNKNOWN, Board
+from msolver.core.game import Game, Status
+from msolver.io.capture import Image, RecordedCapture
+from msolver.io.mouse import Button, RecordingMouse
+from msolver.play.target import Grid, Reading
+
+SCREEN = (800, 600)
+
+
+def colour_of(state: int) -> tuple[int, int, int]:
+    # States run -5..8; spread them so no two share a colour.
+    return (40 + (state + 5) * 15, 200 - (state + 5) * 10, 90)
+
+
+_DECODE = {colour_of(s): s for s in range(-5, 9)}
+
+
+@dataclass
+class SimScreen:
+    """A fake desktop showing `game` at `grid`; clicks go through `mouse`.
+
+    chords: buttons the fake game chords with ("middle", "left").
+    lag: grabs after a click before the screen shows it (a slow redraw).
+    frozen: the game ignores clicks (a hung or covered window).
+    """
+
+    game: Game
+    grid: Grid
+    chords: frozenset[str] = frozenset({"middle", "left"})
+    lag: int = 0
+    frozen: bool = False
+    new_game: Callable[[], Game] | None = None
+    cover: Callable[[int], bool] | None = None  # grab number -> draw a black screen
+    shift: tuple[int, int] = (0, 0)  # move the drawn board (a moved window)
+    grabs: int = 0
+    clicks: list[tuple[int, int, Button]] = field(default_factory=list)
+    _stale: Image | None = None
+    _stale_left: int = 0
+
+    def draw(self) -> Image:
+        img = np.full((SCREEN[1], SCREEN[0], 3), 30, dtype=np.uint8)
+        board = self.game.board
+        ox, oy = self.grid.origin
+        px, py = self.grid.pitch
+        ox += self.shift[0]
+        oy += self.shift[1]
+        for i, s in enumerate(board.cells):
+            r, c = divmod(i, board.width)
+            x0, y0 = round(ox + c * px), round(oy + r * py)
+            img[y0 : round(y0 + py), x0 : round(x0 + px)] = colour_of(s)
+        return img
+
+    def grab(self) -> Image:
+        self.grabs += 1
+        if self.cover is not None and self.cover(self.grabs):
+            return np.zeros((SCREEN[1], SCREEN[0], 3), dtype=np.uint8)
+        if self._stale_left > 0 and self._stale is not None:
+            self._stale_left -= 1
+            return self._stale
+        return self.draw()
+
+    def capture(self) -> RecordedCapture:
+        return RecordedCapture(self.grab)
+
+    def mouse(self, **kwargs: object) -> RecordingMouse:
+        return RecordingMouse(on_click=self.on_click, on_key=self.on_key, **kwargs)
+
+    def _before_change(self) -> None:
+        if self.lag and self._stale_left == 0:
+            self._stale = self.draw()
+            self._stale_left = self.lag
+
+    def on_click(self, x: int, y: int, button: Button) -> None:
+        self.clicks.append((x, y, button))
+        if self.frozen:
+            return
+        self._before_change()
+        i = self.grid.cell_at(x, y)
+        if i is None:
+            return
+        state = self.game.board.cells[i]
+        if button == "right":
+            self.game.flag(i)
+        elif state >= 1 and button in self.chords:
+            self.game.chord(i)
+        elif button == "left" and state == UNKNOWN:
+            self.game.open(i)
+
+    def on_key(self, combo: str) -> None:
+        if combo == "n" and self.new_game is not None:
+            self._before_change()
+            self.game = self.new_game()
+
+
+class SimReader:
+    """Decodes SimScreen pixels by cell centre colour; an unknown colour is low confidence."""
+
+    def __init__(self, grid: Grid, mines: int, corrupt: Callable[[Board], Board] | None = None):
+        self._grid = grid
+        self._mines = mines
+        self.corrupt = corrupt
+        self.learned: list[Board] = []
+
+    @property
+    def grid(self) -> Grid:
+        return self._grid
+
+    @property
+    def mines(self) -> int:
+        return self._mines
+
+    def read(self, image: Image) -> Reading:
+        g = self._grid
+        left, top, _, _ = g.rect()
+        cells = []
+        low = []
+        for i in range(g.rows * g.cols):
+            x, y = g.center(i)
+            px = tuple(int(v) for v in image[y - top, x - left])
+            state = _DECODE.get((px[0], px[1], px[2]))
+            if state is None:
+                low.append(i)
+                state = UNKNOWN
+            cells.append(state)
+        board = Board(g.cols, g.rows, self._mines, tuple(cells))
+        if self.corrupt is not None:
+            board = self.corrupt(board)
+        return Reading(board, tuple(low))
+
+    def learn(self, image: Image, board: Board) -> None:
+        self.learned.append(board)
+
+
+def expert_sim(seed: int, *, first_click: str = "opening", **kwargs: object) -> SimScreen:
+    """An expert game drawn at (40, 60) with 20 px cells."""
+    grid = Grid(origin=(40.0, 60.0), pitch=(20.0, 20.0), rows=16, cols=30)
+    game = Game(30, 16, 99, seed=seed, first_click=first_click)  # type: ignore[arg-type]
+    return SimScreen(game=game, grid=grid, **kwargs)  # type: ignore[arg-type]
+
+
+def won(game: Game) -> bool:
+    return game.status is Status.WON
