@@ -292,6 +292,8 @@ class Player:
             if self.clock() > deadline:
                 board = reading.board
                 where = _where(board, reading.low_confidence[0])
+                if reading.problem:
+                    raise PlayStop(f"cannot read the board: {reading.problem}")
                 raise PlayStop(
                     f"{len(reading.low_confidence)} cells read with low confidence (first at "
                     f"{where}): the board is not where the profile says (window moved, "

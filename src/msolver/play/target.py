@@ -107,6 +107,8 @@ class Reading:
 
     board: Board
     low_confidence: tuple[int, ...] = ()
+    # Why the reader could not read the board at all (then every cell is low).
+    problem: str = ""
 
 
 class Reader(Protocol):
