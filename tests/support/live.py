@@ -18,6 +18,7 @@ from msolver.core.game import Game, Status
 from msolver.io.capture import Image, RecordedCapture
 from msolver.io.mouse import Button, RecordingMouse
 from msolver.play.target import Grid, Reading
+from msolver.vision.profile import Profile
 
 SCREEN = (800, 600)
 
@@ -155,3 +156,27 @@ def expert_sim(seed: int, *, first_click: str = "opening", **kwargs: object) -> 
 
 def won(game: Game) -> bool:
     return game.status is Status.WON
+
+
+def calibrate_window(
+    win: object, *, new_game: str | None, theme: str | None = None, mines: int = 99
+) -> Profile:
+    """Calibrate from a whole-screen grab of a running game (tests/support/xgames window).
+
+    The new-game action of a game without a key (xdemineur) is the face
+    button the wizard finds above the board. MSOLVER_E2E_THEME names a theme
+    profile to take tiles from when the built-in one is not wanted.
+    """
+    import os
+
+    from msolver.play.wizard import find_face
+    from msolver.vision.grid import calibrate
+
+    image = win.screenshot(whole_screen=True)  # type: ignore[attr-defined]
+    theme = theme or os.environ.get("MSOLVER_E2E_THEME") or None
+    prof = calibrate(image, mines=mines, screen_origin=(0, 0), name="e2e", theme=theme)
+    if new_game is None:
+        face = find_face(image, prof.board_rect(), (0, 0))
+        if face is not None:
+            new_game = f"click:{face[0]},{face[1]}"
+    return prof.with_changes(new_game=new_game)

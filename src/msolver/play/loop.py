@@ -132,6 +132,7 @@ class Player:
         self.region = self.grid.rect()
         self.solver = Solver(self.settings.first_click)
         self.park = self.grid.park_point(capture.screen())
+        self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
         if (
             new_game is not None
@@ -177,10 +178,27 @@ class Player:
         image, reading = self._look(self._grab())
         prev: Board | None = None
         sent: list[Click] = []
+        recheck_until = self.clock() + self.settings.confirm
         while True:
             board = reading.board
-            if prev is not None:
-                self._check_continuity(prev, board)
+            try:
+                if prev is not None:
+                    self._check_continuity(prev, board)
+                decision = self.solver.decide(board)
+                if decision.status == "inconsistent":
+                    raise PlayStop(
+                        f"the board reads inconsistent ({decision.reason}); stopped instead of "
+                        "guessing: is the board covered or the profile for another game?"
+                    )
+            except PlayStop:
+                # A frame caught mid-redraw can read wrong for a moment: look
+                # again before calling it a problem.
+                if self.clock() > recheck_until:
+                    raise
+                self.rereads += 1
+                time.sleep(0.01)
+                image, reading = self._look(self._grab())
+                continue
             over = game_state(board)
             if over is not None:
                 if game.first_click_at is None and prev is None:
@@ -195,12 +213,6 @@ class Player:
                 return GameResult(number, over, self.clock() - start, game.clicks, game.frames)
             self._check_effects(game, board, sent)
             self._check_stop()
-            decision = self.solver.decide(board)
-            if decision.status == "inconsistent":
-                raise PlayStop(
-                    f"the board reads inconsistent ({decision.reason}); stopped instead of "
-                    "guessing: is the board covered or the profile for another game?"
-                )
             if decision.status == "done":
                 raise PlayStop(
                     "no unknown cell is left but the game is not won: a flag on screen "
@@ -216,6 +228,7 @@ class Player:
             sent = clicks
             prev = board
             image, reading = self._after_batch(image, board, clicks)
+            recheck_until = self.clock() + self.settings.confirm
 
     # -- acting ------------------------------------------------------------------------
 
