@@ -12,16 +12,15 @@ win (they show a zero, and so open an area, more often); a cell off the
 frontier with few unknown neighbours is the classic example.
 
 The first click depends only on the rules: a corner under "safe" (it wins
-more: a corner is the likeliest cell to be a zero), and the centre-most
-cell of the corner's neighbourhood under "opening", where any cell opens a
-zero and a corner's opening is small.
+more: a corner is the likeliest cell to be a zero), and three cells in from
+a corner under "opening", where any cell opens a zero and a corner's
+opening is small.
 """
 
 from __future__ import annotations
 
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import FirstClick
-from msolver.core.solver import rules
 from msolver.core.solver.constraints import Constraints, Inconsistent, build
 from msolver.core.solver.probability import Analysis, analyse
 
@@ -29,6 +28,9 @@ from msolver.core.solver.probability import Analysis, analyse
 TOLERANCE = 0.04
 # At most this many candidates are re-solved per guess.
 MAX_CANDIDATES = 6
+# Extra credit for a number that unlocks a certain move (progress), on top of
+# the safety of the next move.
+PROGRESS_BONUS = 0.0
 
 
 # Where the first click goes, as (row, col) from the nearest corner, per rule.
@@ -67,13 +69,6 @@ def _next_safety(board: Board, i: int, value: int) -> tuple[int, float]:
     return a.layouts, 1.0 - best
 
 
-def _quick_progress(board: Board, i: int, value: int) -> bool:
-    cs = build(board.replace({i: value}))
-    if isinstance(cs, Inconsistent):
-        return False
-    return bool(rules.trivial(cs) or rules.pairs(cs))
-
-
 def choose(
     board: Board, cs: Constraints, analysis: Analysis, *, lookahead: bool = True
 ) -> tuple[int, float]:
@@ -101,7 +96,8 @@ def choose(
         for v in range(flagged, nb + 1):
             layouts, safety = _next_safety(board, i, v)
             if layouts:
-                score += layouts / total * safety
+                bonus = PROGRESS_BONUS if safety == 1.0 else 0.0
+                score += layouts / total * (safety + bonus)
         if score > best_score + 1e-12:
             best_i, best_score = i, score
     return best_i, float(prob[best_i])  # type: ignore[arg-type]
