@@ -156,6 +156,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from msolver.flood.play import run_play
+
+    status: int = run_play(args)
+    return status
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("flood", help="Flood-It: solve boards, benchmark, play sgt-flood")
     fsub = p.add_subparsers(dest="flood_command", metavar="SUBCOMMAND")
@@ -183,3 +190,19 @@ def register(sub: Any) -> None:
     b.add_argument("--colours", type=int, default=16, help="most colours allowed (default 16)")
     b.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     b.set_defaults(handler=cmd_bench)
+
+    pl = fsub.add_parser("play", help="play sgt-flood (or a Flood-It window) on the screen")
+    pl.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    pl.add_argument("--start-now", action="store_true", help="start without waiting for the hotkey")
+    pl.add_argument("--log-json", metavar="FILE", help="write one JSON line per move and game")
+    pl.add_argument("--profile", metavar="FILE", help="calibration profile (default: calibrate)")
+    pl.add_argument("--hotkey", default="F9", help="start key (default F9)")
+    pl.add_argument("--stop-key", default="F10", help="stop key (default F10)")
+    pl.add_argument(
+        "--budget", type=_positive, default=SOLVE_BUDGET_S, metavar="SECONDS",
+        help=f"solver time a game (default {SOLVE_BUDGET_S})",
+    )
+    pl.add_argument("--new-game-key", default="n", help="key that starts a new game (default n)")
+    pl.add_argument("--save-profile", metavar="FILE", help="write the calibration found")
+    pl.add_argument("--delay", type=float, default=0.0, help="extra seconds between moves")
+    pl.set_defaults(handler=cmd_play)

@@ -6,8 +6,8 @@ neighbouring region of it. The game is won when one colour fills the board.
 
 Text form: one line per row, one character per cell, top row first. A cell is
 a digit 1-9 or a letter; the characters are the colours, so moves are written
-with the same characters (``"6252..."``). A square board may also be written on
-one line of n*n characters (as in the pc19 benchmark file).
+with the same characters (``"6252..."``). A single line of n*n characters (n > 1) is
+read as an n x n board (the pc19 benchmark layout); other single lines are one row.
 """
 
 from __future__ import annotations
@@ -64,12 +64,8 @@ class FloodBoard:
             lines.pop()
         if not lines:
             raise FloodBoardError("no board: the text is empty")
-        if len(lines) == 1 and len(lines[0]) > 1:
-            n = math.isqrt(len(lines[0]))
-            if n * n != len(lines[0]):
-                raise FloodBoardError(
-                    f"row 1: a one-line board needs n*n cells, got {len(lines[0])}"
-                )
+        n = math.isqrt(len(lines[0]))
+        if len(lines) == 1 and n > 1 and n * n == len(lines[0]):
             lines = [lines[0][k : k + n] for k in range(0, n * n, n)]
         width = len(lines[0])
         seen: dict[str, int] = {}
@@ -251,7 +247,7 @@ def read_boards(text: str, max_colours: int = MAX_COLOURS) -> list[FloodBoard]:
         lengths = {len(s) for _, s in block}
         one = lengths.pop() if len(lengths) == 1 else 0
         n = math.isqrt(one)
-        per_line = one > 1 and n * n == one and n > 1 and len(block) != n
+        per_line = n > 1 and n * n == one and len(block) != one
         chunks = [[item] for item in block] if per_line else [block]
         for chunk in chunks:
             first = chunk[0][0]

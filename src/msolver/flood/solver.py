@@ -3,14 +3,18 @@
 A state is the set of flooded regions (a bitset). A move picks a colour that
 touches the flood; the flood absorbs every neighbouring region of that colour.
 
-Lower bound (admissible and consistent). Number the regions outside the flood
-by their breadth-first distance from it in the region graph. After t moves the
-flood holds no region farther than t, and a region of colour c only joins on a
-move of colour c. So each colour c still on the board needs a move of colour c
-no earlier than d_c, the distance of its farthest region. Moves are one colour
-each, so with the d_c sorted from largest, colour i (0-based) can be served at
-the earliest at time d_i + i, and h = max_i (d_i + i). This is at least both the
-classic bounds: the farthest distance (i = 0) and the number of colours left.
+Lower bound (admissible and consistent): the optimum of a relaxed game. In
+it a move either "finishes" a colour whose every remaining region touches the
+flood (taking those regions), or "floods all": takes every region touching the
+flood, of any colour. Every colour still outside the flood is finished exactly
+once, so a relaxed solution costs (colours left) + (flood-all moves). A real
+solution maps onto a relaxed one of the same length: a real move that takes the
+last regions of its colour is a finish, any other real move is covered by a
+flood-all, and the relaxed flood stays a superset of the real one (a bigger
+flood never loses a move). In the relaxed game finishing is free of flood-all
+cost and only grows the flood, so the greedy play (finish whatever can be
+finished, else flood all) is optimal there; its cost is our bound h. It is at
+least the farthest region distance and at least the number of colours left.
 
 Pruning: only colours touching the flood are tried, and when some colour has
 all its remaining regions touching the flood, taking it now is never worse

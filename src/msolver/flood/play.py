@@ -1,0 +1,368 @@
+"""The Flood-It player: capture -> read -> solve -> click, with safety stops.
+
+It reuses the Minesweeper player's outside world (`msolver.io`: capture,
+mouse with the corner fail-safe, global hotkeys) and its JSON-lines log.
+
+Each game is solved once from the first frame (the whole sequence, with the
+solver's time budget), then played move by move. After every click the board
+must turn into exactly what the move should give; while it does not, the frame
+is read again (the game may be mid-redraw) and after a timeout the player stops
+and says what it saw. sgt-flood signals a game lost on moves (the limit reached
+with colours left) by flashing every cell black: that ends the game as lost.
+After the winning move sgt-flood plays a rainbow flash for about a second; the
+player waits for the single colour to settle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from msolver.flood.core import FloodBoard
+from msolver.flood.solver import solve
+from msolver.flood.vision import (
+    FloodProfile,
+    FloodRead,
+    FloodVisionError,
+    calibrate,
+    learn_palette,
+    read_board,
+)
+from msolver.io.capture import Capture, CaptureError, Region
+from msolver.io.hotkeys import Hotkeys
+from msolver.io.mouse import FailSafe, Mouse
+from msolver.play.log import EventLog
+
+EXIT_STOPPED = 1
+EXIT_BAD_INPUT = 2
+
+
+class FloodStop(Exception):
+    """Stop the session; `user` when the user asked for it (hotkey, fail-safe)."""
+
+    def __init__(self, reason: str, user: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.user = user
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    settle_s: float = 2.0  # longest wait for a move to show on screen
+    finish_s: float = 4.0  # longest wait for the victory flash to end
+    new_game_s: float = 5.0  # longest wait for a new board after the new-game key
+    poll_s: float = 0.01
+    delay_s: float = 0.0  # extra pause between moves (for watching)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    game: int
+    result: str  # "won" | "lost"
+    seconds: float
+    moves: int
+    planned: int
+    optimal: bool
+
+
+@dataclass
+class Outcome:
+    games: list[GameResult] = field(default_factory=list)
+    stopped: str | None = None
+    user_stop: bool = False
+
+    @property
+    def wins(self) -> int:
+        return sum(g.result == "won" for g in self.games)
+
+
+def pick_cell(board: FloodBoard, colour: int) -> int:
+    """A cell of `colour` touching the flood: clicking it is the move in any Flood-It."""
+    flood = board.flood_cells()
+    w, h = board.width, board.height
+    for i in sorted(flood):
+        r, c = divmod(i, w)
+        for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
+            if 0 <= nr < h and 0 <= nc < w:
+                j = nr * w + nc
+                if j not in flood and board.cells[j] == colour:
+                    return j
+    raise ValueError(f"colour {colour} does not touch the flood")
+
+
+class FloodPlayer:
+    def __init__(
+        self,
+        profile: FloodProfile,
+        capture: Capture,
+        mouse: Mouse,
+        keys: Hotkeys,
+        *,
+        games: int = 1,
+        budget_s: float = 5.0,
+        new_game_key: str = "n",
+        timing: Timing = Timing(),
+        log: EventLog | None = None,
+        say: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.profile = profile
+        self.capture = capture
+        self.mouse = mouse
+        self.keys = keys
+        self.games = games
+        self.budget_s = budget_s
+        self.new_game_key = new_game_key
+        self.timing = timing
+        self.log = log or EventLog(None)
+        self.say = say or (lambda _m: None)
+        self.clock = clock
+        self.sleep = sleep
+        x, y, w, h = profile.grid.box()
+        self.region: Region = (x - 2, y - 2, w + 4, h + 4)
+
+    # -- frames ---------------------------------------------------------------
+
+    def _read(self) -> FloodRead:
+        try:
+            img = self.capture.grab(self.region)
+        except CaptureError as exc:
+            raise FloodStop(f"cannot grab the screen: {exc}") from exc
+        return read_board(img, self.profile, (self.region[0], self.region[1]))
+
+    def _wait_for(
+        self, want: Callable[[FloodRead], bool], timeout: float
+    ) -> tuple[FloodRead, bool]:
+        """Poll frames until `want(read)`; returns the last read and whether it came."""
+        end = self.clock() + timeout
+        seen_dark = False
+        while True:
+            self._check_stop()
+            r = self._read()
+            seen_dark = seen_dark or r.dark
+            if want(r):
+                return replace(r, dark=seen_dark), True
+            if self.clock() >= end:
+                return replace(r, dark=seen_dark), False
+            self.sleep(self.timing.poll_s)
+
+    def _check_stop(self) -> None:
+        if self.keys.stop.is_set():
+            raise FloodStop("stop key pressed", user=True)
+
+    # -- session --------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        out = Outcome()
+        try:
+            for g in range(1, self.games + 1):
+                board = self._start_game(g)
+                res = self._play(g, board)
+                out.games.append(res)
+                self.log.write(
+                    event="game_over",
+                    game=g,
+                    result=res.result,
+                    seconds=round(res.seconds, 3),
+                    moves=res.moves,
+                    planned=res.planned,
+                    optimal=res.optimal,
+                )
+                self.say(f"game {g}: {res.result} in {res.moves} moves, {res.seconds:.2f} s")
+        except FloodStop as stop:
+            out.stopped, out.user_stop = stop.reason, stop.user
+            self.log.write(event="stop", reason=stop.reason, user=stop.user)
+        except FailSafe as exc:
+            out.stopped, out.user_stop = str(exc), True
+            self.log.write(event="stop", reason=str(exc), user=True)
+        self.log.write(event="summary", games=len(out.games), wins=out.wins)
+        return out
+
+    def _start_game(self, number: int) -> FloodBoard:
+        if number > 1:
+            self.mouse.key(self.new_game_key)
+            r, ok = self._wait_for(
+                lambda r: r.board is not None and not r.board.is_solved(),
+                self.timing.new_game_s,
+            )
+            # An unseen colour reads as "not in the palette": learn it below.
+            if not ok and r.board is None and "not in the palette" not in r.reason:
+                raise FloodStop(f"no new game after {self.new_game_key!r}: {r.reason}")
+        r = self._read()
+        if r.board is None and "not in the palette" in r.reason:
+            img = self.capture.grab(self.region)
+            shifted = self.profile.grid.shifted(-self.region[0], -self.region[1])
+            try:
+                palette = learn_palette(img, shifted, self.profile.palette)
+            except FloodVisionError as exc:
+                raise FloodStop(f"cannot read the new board: {exc}") from exc
+            self.profile = FloodProfile(self.profile.grid, palette)
+            r = self._read()
+        if r.board is None:
+            raise FloodStop(f"cannot read the board: {r.reason}")
+        if r.board.is_solved():
+            raise FloodStop("the board is already one colour: start a new game first")
+        return r.board
+
+    def _play(self, number: int, board: FloodBoard) -> GameResult:
+        t0 = self.clock()
+        sol = solve(board, budget_s=self.budget_s)
+        self.say(
+            f"game {number}: {len(sol.moves)} moves planned"
+            f" ({'optimal' if sol.optimal else 'best found'}, {sol.seconds:.2f} s)"
+        )
+        moves = 0
+        for k, colour in enumerate(sol.moves):
+            self._check_stop()
+            cell = pick_cell(board, colour)
+            row, col = divmod(cell, board.width)
+            x, y = self.profile.grid.centre(row, col)
+            self._check_inside(x, y)
+            self.mouse.click(x, y)
+            moves += 1
+            expected = board.play(colour)
+            self.log.write(
+                event="move",
+                game=number,
+                move=moves,
+                colour=board.symbols[colour],
+                rgb=list(self.profile.palette[colour]),
+                row=row,
+                col=col,
+                x=x,
+                y=y,
+            )
+            last = k == len(sol.moves) - 1
+            want = expected.cells
+            r, ok = self._wait_for(
+                lambda r: r.board is not None and r.board.cells == want,  # noqa: B023
+                self.timing.finish_s if last else self.timing.settle_s,
+            )
+            if r.dark:
+                # sgt-flood flashes black when the move limit is reached unsolved.
+                return GameResult(number, "lost", self.clock() - t0, moves, len(sol.moves),
+                                  sol.optimal)
+            if not ok:
+                seen = r.board.to_text() if r.board is not None else r.reason
+                raise FloodStop(
+                    f"game {number}, move {moves} (colour {board.symbols[colour]} at row "
+                    f"{row + 1}, col {col + 1}): the screen does not show what the move "
+                    f"gives; read: {seen!r}"
+                )
+            board = expected
+            if self.timing.delay_s:
+                self.sleep(self.timing.delay_s)
+        return GameResult(number, "won", self.clock() - t0, moves, len(sol.moves), sol.optimal)
+
+    def _check_inside(self, x: int, y: int) -> None:
+        left, top, w, h = self.profile.grid.box()
+        if not (left <= x < left + w and top <= y < top + h):
+            raise FloodStop(f"refusing to click ({x}, {y}) outside the board {self.profile.grid}")
+
+
+# -- command -------------------------------------------------------------------------
+
+
+def _say(msg: str) -> None:
+    print(f"msolver flood: {msg}", file=sys.stderr, flush=True)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """`msolver flood play`: returns the exit status."""
+    from msolver.io.capture import open_capture
+    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, PynputHotkeys
+    from msolver.io.mouse import MouseError, open_mouse, split_combo
+
+    if args.games < 1:
+        _say(f"error: --games {args.games}: must be at least 1")
+        return EXIT_BAD_INPUT
+    try:
+        split_combo(args.new_game_key)
+    except ValueError as exc:
+        _say(f"error: --new-game-key: {exc}")
+        return EXIT_BAD_INPUT
+    try:
+        capture = open_capture()
+    except CaptureError as exc:
+        _say(f"error: {exc}")
+        return EXIT_STOPPED
+    try:
+        profile = _profile(args, capture)
+    except FloodVisionError as exc:
+        _say(f"error: {exc}")
+        capture.close()
+        return EXIT_BAD_INPUT
+    keys: Any
+    try:
+        keys = PynputHotkeys(args.hotkey, args.stop_key)
+    except HotkeyError as exc:
+        if not args.start_now:
+            _say(f"error: cannot listen for the start key: {exc} (use --start-now)")
+            capture.close()
+            return EXIT_BAD_INPUT
+        _say(f"warning: no stop hotkey ({exc}); the screen-corner fail-safe still stops it")
+        keys = FakeHotkeys()
+    log = EventLog(args.log_json) if args.log_json else None
+    try:
+        if args.start_now:
+            keys.start.set()
+        else:
+            _say(f"ready: press {args.hotkey} to start, {args.stop_key} to stop")
+            while not keys.start.wait(0.05):
+                if keys.stop.is_set():
+                    _say("stopped before the start")
+                    return 0
+        try:
+            mouse = open_mouse("auto", capture.screen())
+        except MouseError as exc:
+            _say(f"error: no mouse ({exc}); nothing was clicked")
+            return EXIT_STOPPED
+        player = FloodPlayer(
+            profile,
+            capture,
+            mouse,
+            keys,
+            games=args.games,
+            budget_s=args.budget,
+            new_game_key=args.new_game_key,
+            timing=Timing(delay_s=max(0.0, args.delay)),
+            log=log,
+            say=_say,
+        )
+        outcome = player.run()
+    finally:
+        if log is not None:
+            log.close()
+        keys.close()
+        capture.close()
+    n = len(outcome.games)
+    print(f"played {n} game{'s' if n != 1 else ''}: {outcome.wins} won, {n - outcome.wins} lost")
+    if outcome.stopped is not None:
+        _say(f"stopped: {outcome.stopped}")
+        return 0 if outcome.user_stop else EXIT_STOPPED
+    return 0
+
+
+def _profile(args: argparse.Namespace, capture: Capture) -> FloodProfile:
+    if args.profile:
+        return FloodProfile.load(args.profile)
+    left, top, _, _ = capture.screen()
+    try:
+        img = capture.grab()
+    except CaptureError as exc:
+        raise FloodVisionError(f"cannot grab the screen: {exc}") from exc
+    prof = calibrate(img)
+    grid = prof.grid.shifted(left, top)  # image pixels -> virtual-screen pixels
+    prof = FloodProfile(grid, prof.palette)
+    if getattr(args, "save_profile", None):
+        prof.save(args.save_profile)
+    _say(
+        f"calibrated: {grid.cols}x{grid.rows} cells, pitch {grid.pitch_x:.1f} px, "
+        f"{len(prof.palette)} colours"
+    )
+    return prof

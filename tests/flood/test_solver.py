@@ -1,0 +1,77 @@
+"""The solver: winning sequences, optimal lengths against brute force and pc19."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from msolver.flood.core import FloodBoard, simulate, winning
+from msolver.flood.solver import solve
+
+PC19 = "/work/shared/data/flood/pc19-boards.txt"
+PC19_OPT = "/work/shared/data/flood/pc19-optimal-moves.txt"
+
+
+def brute_force_length(board: FloodBoard) -> int:
+    """Breadth-first search over whole boards, cell by cell (no region graph)."""
+    seen = {board.cells}
+    queue = deque([(board, 0)])
+    while queue:
+        b, d = queue.popleft()
+        if b.is_solved():
+            return d
+        for c in range(b.colours):
+            nxt = b.play(c)
+            if nxt.cells not in seen:
+                seen.add(nxt.cells)
+                queue.append((nxt, d + 1))
+    raise AssertionError("no solution")
+
+
+@st.composite
+def small_boards(draw: st.DrawFn) -> FloodBoard:
+    w = draw(st.integers(2, 5))
+    h = draw(st.integers(2, 4))
+    k = draw(st.integers(2, 4))
+    cells = draw(st.lists(st.integers(0, k - 1), min_size=w * h, max_size=w * h))
+    text = "\n".join("".join(str(1 + v) for v in cells[r * w : (r + 1) * w]) for r in range(h))
+    return FloodBoard.parse(text)
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_boards())
+def test_optimal_on_small_boards_matches_brute_force(board: FloodBoard) -> None:
+    sol = solve(board, budget_s=5.0)
+    assert sol.optimal
+    assert simulate(board, sol.moves).is_solved()
+    assert len(sol.moves) == brute_force_length(board)
+
+
+def test_solved_board_needs_no_move() -> None:
+    sol = solve(FloodBoard.parse("11\n11"))
+    assert sol.moves == () and sol.optimal
+
+
+def test_pc19_boards_reach_the_known_optimum() -> None:
+    # Boards A* proves in well under a second each, to keep the suite quick.
+    picks = (0, 6, 7, 10)
+    all_boards = open(PC19).read().split()
+    all_best = open(PC19_OPT).read().split()
+    for text, ref in ((all_boards[i], all_best[i]) for i in picks):
+        board = FloodBoard.parse(text)
+        sol = solve(board, budget_s=10.0)
+        assert sol.optimal
+        assert simulate(board, sol.moves).is_solved()
+        assert len(sol.moves) == len(ref)
+
+
+def test_fallback_when_budget_runs_out_still_wins() -> None:
+    # A board that needs thousands of A* expansions: a near-zero budget forces the beam.
+    board = FloodBoard.parse(open(PC19).read().split()[0])
+    sol = solve(board, budget_s=1e-9)
+    assert winning(board, sol.moves)
+    assert sol.lower_bound <= len(sol.moves)
+    assert sol.optimal == (sol.lower_bound == len(sol.moves))
+    assert len(sol.moves) <= 25
