@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from msolver.flood.core import FloodBoard, FloodBoardError, read_boards, simulate, winning
@@ -57,7 +59,7 @@ def test_region_replay_agrees_with_cell_replay() -> None:
 
 
 def test_read_boards_line_and_block_layouts() -> None:
-    boards = read_boards(open(PC19).read())
+    boards = read_boards(Path(PC19).read_text())
     assert len(boards) == 1000
     assert all((b.width, b.height) == (14, 14) for b in boards)
     blocks = read_boards("12\n21\n\n123\n321\n")

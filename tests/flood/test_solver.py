@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -57,8 +58,8 @@ def test_solved_board_needs_no_move() -> None:
 def test_pc19_boards_reach_the_known_optimum() -> None:
     # Boards A* proves in well under a second each, to keep the suite quick.
     picks = (0, 6, 7, 10)
-    all_boards = open(PC19).read().split()
-    all_best = open(PC19_OPT).read().split()
+    all_boards = Path(PC19).read_text().split()
+    all_best = Path(PC19_OPT).read_text().split()
     for text, ref in ((all_boards[i], all_best[i]) for i in picks):
         board = FloodBoard.parse(text)
         sol = solve(board, budget_s=10.0)
@@ -69,7 +70,7 @@ def test_pc19_boards_reach_the_known_optimum() -> None:
 
 def test_fallback_when_budget_runs_out_still_wins() -> None:
     # A board that needs thousands of A* expansions: a near-zero budget forces the beam.
-    board = FloodBoard.parse(open(PC19).read().split()[0])
+    board = FloodBoard.parse(Path(PC19).read_text().split()[0])
     sol = solve(board, budget_s=1e-9)
     assert winning(board, sol.moves)
     assert sol.lower_bound <= len(sol.moves)
