@@ -65,9 +65,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
-    from tests.support import xgames
-    from tests.support.live import calibrate_window
-
     from msolver.io.capture import open_capture
     from msolver.io.hotkeys import FakeHotkeys
     from msolver.io.mouse import open_mouse
@@ -75,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     from msolver.play.loop import Player, Settings
     from msolver.play.target import NewGame
     from msolver.play.vision_reader import VisionReader
+    from tests.support import xgames
+    from tests.support.live import calibrate_window
 
     log_path = args.log_json or os.path.join(tempfile.mkdtemp(prefix="msolver-bench-"), "log.jsonl")
     with xvfb() as display:
