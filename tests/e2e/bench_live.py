@@ -49,6 +49,7 @@ def xvfb() -> Iterator[str]:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"Xvfb :{n} did not start")
             time.sleep(0.05)
+        time.sleep(0.3)  # the socket shows up a moment before the server accepts clients
         os.environ["DISPLAY"] = f":{n}"
         yield f":{n}"
     finally:

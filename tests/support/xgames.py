@@ -193,15 +193,20 @@ class GameWindow:
 
     def click(self, x: int, y: int, button: int = 1) -> None:
         """Click at screen (x, y): 1 left, 2 middle, 3 right."""
-        _xdotool(self.display, "mousemove", "--sync", str(x), str(y), "click", str(button))
+        _xdotool(self.display, "mousemove", str(x), str(y), "click", str(button))
 
     def key(self, keys: str) -> None:
         """Send a key chord in xdotool syntax ("n", "ctrl+n", "F2") to the game window."""
         _xdotool(self.display, "key", "--window", str(self.wid), keys)
 
     def park_pointer(self) -> None:
-        """Move the pointer to the bottom-right screen corner (away from any board)."""
-        _xdotool(self.display, "mousemove", "--sync", "1910", "1070")
+        """Move the pointer off the board but inside the window (bottom-right corner).
+
+        Inside, because focus follows the pointer here and gnome-mines pauses
+        (and hides the board) when its window loses focus.
+        """
+        x, y, w, h = self.geometry()
+        _xdotool(self.display, "mousemove", str(x + w - 4), str(y + h - 4))
 
     # -- life -----------------------------------------------------------------
 
@@ -247,7 +252,16 @@ def _find_window(
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise HarnessError(f"{game} exited with code {proc.returncode} before mapping a window")
+            err = ""
+            log = Path(proc.args[0]).name if isinstance(proc.args, list) else ""
+            del log
+            cwd = getattr(proc, "_msolver_tmp", None)
+            if cwd is not None:
+                err = (Path(cwd) / "stderr.log").read_text(errors="replace").strip()
+                err = " | ".join(err.splitlines()[-2:])
+            raise HarnessError(
+                f"{game} exited with code {proc.returncode} before mapping a window: {err}"
+            )
         out = _xdotool(display, "search", "--onlyvisible", "--pid", str(proc.pid))
         if not out.split():
             out = " ".join(str(w) for w in _visible_by_class(display, game) - before)
@@ -322,9 +336,10 @@ def launch(
         env=env,
         cwd=tmpdir,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=open(tmpdir / "stderr.log", "wb"),  # noqa: SIM115 - closed with the process
         start_new_session=True,  # own process group: close() kills helpers too
     )
+    proc._msolver_tmp = tmpdir  # type: ignore[attr-defined]
     win = GameWindow(game=game, display=display, proc=proc, wid=0, tmpdir=tmpdir)
     try:
         win.wid = _find_window(display, proc, game, timeout, before)
@@ -334,7 +349,8 @@ def launch(
         if position is not None:
             win.move(*position)
         win.park_pointer()
-        win.wait_drawn(timeout=timeout)
+        # gnome-mines redraws once more after its late layout: demand a longer calm
+        win.wait_drawn(settle=0.8 if game == "gnome-mines" else 0.25, timeout=timeout)
     except BaseException:
         win.close()
         raise

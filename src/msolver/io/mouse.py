@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -150,11 +151,44 @@ class PyAutoGuiMouse:
         self._run(self._pg.click, x, y, button=button, _pause=False)
 
     def key(self, combo: str) -> None:
+        # pyautogui sends the server's own keycode for the key; pynput may
+        # remap a spare keycode instead, which GTK games ignored (measured).
         self._run(self._pg.hotkey, *split_combo(combo), _pause=False)
 
     def position(self) -> tuple[int, int]:
         x, y = self._pg.position()
         return (int(x), int(y))
+
+
+class PynputKeys:
+    """Key combinations through pynput's keyboard controller."""
+
+    def __init__(self) -> None:
+        try:
+            from pynput import keyboard
+        except Exception as exc:
+            raise MouseError(f"pynput cannot start here: {exc}") from exc
+        self._kb: Any = keyboard
+        self._ctl: Any = keyboard.Controller()
+
+    def press(self, combo: str) -> None:
+        keys = []
+        for name in split_combo(combo):
+            if len(name) == 1:
+                keys.append(name)
+                continue
+            alias = {"control": "ctrl", "return": "enter", "escape": "esc"}.get(name, name)
+            try:
+                keys.append(getattr(self._kb.Key, alias))
+            except AttributeError as exc:
+                raise ValueError(f"unknown key {name!r} in {combo!r}") from exc
+        for k in keys:
+            self._ctl.press(k)
+            # Games read a key that is down for a moment; a press and release
+            # in the same instant was dropped now and then (measured: sgt-mines).
+            time.sleep(0.015)
+        for k in reversed(keys):
+            self._ctl.release(k)
 
 
 class PynputMouse:
@@ -164,12 +198,11 @@ class PynputMouse:
         if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
             raise MouseError("no X display: DISPLAY is not set")
         try:
-            from pynput import keyboard, mouse
+            from pynput import mouse
         except Exception as exc:
             raise MouseError(f"pynput cannot start here: {exc}") from exc
-        self._kb_mod: Any = keyboard
         self._mouse: Any = mouse.Controller()
-        self._keys: Any = keyboard.Controller()
+        self._keys = PynputKeys()
         self._buttons: dict[str, Any] = {
             "left": mouse.Button.left,
             "right": mouse.Button.right,
@@ -196,20 +229,7 @@ class PynputMouse:
 
     def key(self, combo: str) -> None:
         self._check()
-        keys = []
-        for name in split_combo(combo):
-            if len(name) == 1:
-                keys.append(name)
-                continue
-            alias = {"control": "ctrl", "return": "enter", "escape": "esc"}.get(name, name)
-            try:
-                keys.append(getattr(self._kb_mod.Key, alias))
-            except AttributeError as exc:
-                raise ValueError(f"unknown key {name!r} in {combo!r}") from exc
-        for k in keys:
-            self._keys.press(k)
-        for k in reversed(keys):
-            self._keys.release(k)
+        self._keys.press(combo)
 
     def position(self) -> tuple[int, int]:
         x, y = self._mouse.position

@@ -74,7 +74,9 @@ class Settings:
     # A read with low-confidence cells is retried this long (a win flash, an
     # animation) before the player gives up.
     confirm: float = 0.6
-    new_game_timeout: float = 5.0
+    new_game_timeout: float = 6.0
+    # Quiet time after a game ends before the new-game action.
+    end_quiet: float = 0.25
     max_frames: int = 5000
 
 
@@ -132,6 +134,7 @@ class Player:
         self.region = self.grid.rect()
         self.solver = Solver(self.settings.first_click)
         self.park = self.grid.park_point(capture.screen())
+        self.last_board: Board | None = None
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
         if (
@@ -150,7 +153,7 @@ class Player:
         try:
             for g in range(1, self.settings.games + 1):
                 if g > 1:
-                    self._start_new_game()
+                    self._start_new_game(self.last_board)
                 res = self._play_game(g)
                 results.append(res)
                 self.log.write(
@@ -210,6 +213,7 @@ class Player:
                 if over == "won":
                     self.reader.learn(image, board)
                 start = game.first_click_at if game.first_click_at is not None else self.clock()
+                self.last_board = board
                 return GameResult(number, over, self.clock() - start, game.clicks, game.frames)
             self._check_effects(game, board, sent)
             self._check_stop()
@@ -382,33 +386,61 @@ class Player:
 
     # -- between games ----------------------------------------------------------------
 
-    def _start_new_game(self) -> None:
+    def _fresh(self, reading: Reading, last: Board | None) -> bool:
+        """A board a new game may start from: clean read, in play, consistent, not the old one."""
+        if reading.low_confidence or game_state(reading.board) is not None:
+            return False
+        if last is not None and reading.board == last:
+            return False
+        return self.solver.decide(reading.board).status == "ok"
+
+    def _start_new_game(self, last: Board | None = None) -> None:
         if self.new_game is None:
             raise PlayStop(
                 "more games asked for, but the profile has no new-game action "
                 "(calibrate with --new-game KEY|click:X,Y)"
             )
-        self._check_stop()
-        before = self._grab()
         ng = self.new_game
-        if ng.kind == "key":
-            self._mouse(lambda: self.mouse.key(ng.key))
-        else:
-            self._mouse(lambda: self.mouse.click(ng.x, ng.y, "left"))
-            self._mouse(lambda: self.mouse.move(*self.park))
-        deadline = self.clock() + self.settings.new_game_timeout
-        image = before
-        while True:
-            image = self._wait_change(image, max(0.0, deadline - self.clock()))
-            reading = self.reader.read(image)
-            if not reading.low_confidence and game_state(reading.board) is None:
-                return
-            if self.clock() > deadline:
-                raise PlayStop(
-                    f"the new-game action ({ng}) did not bring up a fresh board within "
-                    f"{self.settings.new_game_timeout:.0f} s"
-                )
-            time.sleep(0.02)
+        # Let an end-of-game animation finish first (sgt-mines flashes the
+        # board and ignores keys meanwhile).
+        self._quiet_screen(self.settings.end_quiet, self.settings.new_game_timeout)
+        attempts = 3
+        for attempt in range(1, attempts + 1):
+            self._check_stop()
+            image = self._grab()
+            if ng.kind == "key":
+                self._mouse(lambda: self.mouse.key(ng.key))
+            else:
+                self._mouse(lambda: self.mouse.click(ng.x, ng.y, "left"))
+                self._mouse(lambda: self.mouse.move(*self.park))
+            deadline = self.clock() + self.settings.new_game_timeout / attempts
+            while self.clock() < deadline:
+                image = self._wait_change(image, max(0.0, deadline - self.clock()))
+                reading = self.reader.read(image)
+                if self._fresh(reading, last):
+                    # The same fresh board twice in a row: the redraw is over.
+                    time.sleep(0.03)
+                    again = self.reader.read(self._grab())
+                    if again.board == reading.board:
+                        return
+                time.sleep(0.01)
+            if attempt < attempts:
+                self.say(f"the new-game action ({ng}) showed no fresh board yet; trying again")
+        raise PlayStop(
+            f"the new-game action ({ng}) did not bring up a fresh board within "
+            f"{self.settings.new_game_timeout:.0f} s"
+        )
+
+    def _quiet_screen(self, quiet: float, timeout: float) -> None:
+        """Wait until the board has not changed for `quiet` seconds (or `timeout` passes)."""
+        deadline = self.clock() + timeout
+        last = self._grab()
+        since = self.clock()
+        while self.clock() < deadline and self.clock() - since < quiet:
+            time.sleep(0.01)
+            image = self._grab()
+            if not np.array_equal(image, last):
+                last, since = image, self.clock()
 
 
 def _pending(board: Board, clicks: list[Click]) -> list[Click]:
