@@ -68,15 +68,23 @@ def _lattice_1d(centres: npt.NDArray[np.float64], size: float) -> tuple[float, f
     diffs = np.diff(lines)
     base = float(np.min(diffs))
     near = diffs[diffs < base * 1.5]
-    pitch0 = float(np.median(near))
-    if pitch0 < size:
+    pitch = float(np.median(near))
+    if pitch < size:
         return None
-    k = np.round((lines - lines[0]) / pitch0)
-    if np.max(np.abs(lines - lines[0] - k * pitch0)) > 0.25 * pitch0:
+    phase = float(lines[0])
+    # refine from near to far: a fractional pitch (display scaling) drifts by
+    # a pixel every few cells, so fit on the lines already well explained
+    for span in (4, 8, 16, 10**9):
+        k = np.round((lines - phase) / pitch)
+        use = k <= k.min() + span
+        if use.sum() >= 2 and len(np.unique(k[use])) >= 2:
+            a = np.vstack([np.ones(int(use.sum())), k[use]]).T
+            (phase, pitch), *_ = np.linalg.lstsq(a, lines[use], rcond=None)
+            phase, pitch = float(phase), float(pitch)
+    k = np.round((lines - phase) / pitch)
+    if np.max(np.abs(lines - phase - k * pitch)) > 0.25 * pitch:
         return None
-    a = np.vstack([np.ones_like(k), k]).T
-    (phase, pitch), *_ = np.linalg.lstsq(a, lines, rcond=None)
-    return float(phase), float(pitch)
+    return phase, pitch
 
 
 def find_grid(image: Image) -> Grid:

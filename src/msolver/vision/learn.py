@@ -1,0 +1,256 @@
+"""Tiles of a theme from examples: with known boards, or with no labels at all.
+
+`profile_from_examples` builds a profile from screenshots whose true boards
+are known (how the built-in profiles are made from the recorded corpus).
+
+`learn_theme` needs no labels. Given a blank board (for the grid and the
+unopened tile) and one or more finished boards (lost boards show every mine),
+it groups the cells of the finished boards into appearance classes and names
+each class from the rules of the game:
+
+- the class matching the blank board's tile is ``unknown``;
+- some set S of classes (one to three: shown mines, the exploded mine,
+  flags) holds the mines. For the right S, every other class shows one
+  constant number: each of its cells has exactly that many neighbours in S;
+  that number is the class's name (0-8). S is found by trying the small sets
+  and keeping the one that explains every class;
+- inside S, the class seen once per lost board, on a cell no flag covers, is
+  the ``exploded`` mine, the most common is ``mine``, any other is ``flag``.
+
+A class that no rule explains (e.g. a wrong-flag cross) stays unnamed: the
+reader then reports such cells as low-confidence instead of guessing. Digits
+that never occur in the examples cannot be learned either, for the same
+reason they are reported, not guessed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from msolver.core.board import Board, neighbours_table
+from msolver.vision.classify import K, _features, sample_cells
+from msolver.vision.grid import CalibrationError, Grid, find_grid
+from msolver.vision.image import Image, as_rgb, px
+from msolver.vision.profile import LABELS, STATE_OF_LABEL, Profile
+
+_LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
+_SAME = 0.002  # mean squared feature distance within one appearance class
+
+
+class LearnError(ValueError):
+    """The examples do not determine a theme; one-line reason."""
+
+
+def snap_grid(grid: Grid) -> Grid:
+    """Whole-pixel pitch when the lattice is within 0.1 px of it (native-size themes)."""
+    p = tuple(float(round(v)) if abs(v - round(v)) < 0.1 else v for v in grid.pitch)
+    return Grid(origin=grid.origin, pitch=(p[0], p[1]), rows=grid.rows, cols=grid.cols)
+
+
+def cell_tiles(rgb: Image, grid: Grid) -> list[Image]:
+    """Raw tile image of every cell (row-major), cut at whole pixels, one pitch square."""
+    w, h = round(grid.pitch[0]), round(grid.pitch[1])
+    out = []
+    for r in range(grid.rows):
+        for c in range(grid.cols):
+            x = px(grid.origin[0] + c * grid.pitch[0])
+            y = px(grid.origin[1] + r * grid.pitch[1])
+            out.append(np.ascontiguousarray(rgb[y : y + h, x : x + w]))
+    return out
+
+
+def profile_from_examples(
+    name: str,
+    theme: str,
+    examples: Sequence[tuple[Image, Board]],
+    *,
+    grid: Grid | None = None,
+    new_game: str | None = None,
+    max_variants: int = 3,
+    min_count: int = 2,
+) -> Profile:
+    """Profile whose tiles are the most frequent exact tile per true label.
+
+    A label gets extra variants (hover highlight, a lost board's greyed tiles)
+    when another exact tile occurs at least `min_count` times for it.
+    """
+    if not examples:
+        raise LearnError("no examples")
+    first = as_rgb(examples[0][0])
+    g = snap_grid(grid or find_grid(first))
+    found: dict[str, Counter[str]] = {}
+    tiles: dict[str, Image] = {}
+    for img, board in examples:
+        rgb = as_rgb(img)
+        if (board.height, board.width) != (g.rows, g.cols):
+            raise LearnError(f"example board {board.width}x{board.height} does not fit the grid")
+        for tile, state in zip(cell_tiles(rgb, g), board.cells, strict=True):
+            key = hashlib.sha1(tile.tobytes()).hexdigest()
+            label = _LABEL_OF_STATE[state]
+            found.setdefault(label, Counter())[key] += 1
+            tiles.setdefault(key, tile)
+    out: dict[str, tuple[Image, ...]] = {}
+    for label in LABELS:
+        if label not in found:
+            continue
+        common = found[label].most_common()
+        keep = [tiles[common[0][0]]]
+        for key, n in common[1:]:
+            if len(keep) >= max_variants or n < min_count:
+                break
+            feats = _features(_sample_tile(tiles[key]))
+            if min(float(((feats - _features(_sample_tile(t))) ** 2).mean()) for t in keep) > 1e-4:
+                keep.append(tiles[key])
+        out[label] = tuple(keep)
+    mines = examples[0][1].mines
+    return Profile(
+        name=name,
+        theme=theme,
+        origin=g.origin,
+        pitch=g.pitch,
+        rows=g.rows,
+        cols=g.cols,
+        mines=mines,
+        tiles=out,
+        new_game=new_game,
+    )
+
+
+def _sample_tile(tile: Image) -> np.ndarray:
+    import cv2
+
+    s = cv2.resize(tile, (K, K), interpolation=cv2.INTER_AREA)
+    return (s.astype(np.float32) / 255.0).reshape(1, K, K, 3)
+
+
+@dataclass(frozen=True)
+class Learned:
+    """The learned profile and how each appearance class was named."""
+
+    profile: Profile
+    names: dict[int, str]
+    unnamed: tuple[int, ...]
+
+
+def _cluster(feats: np.ndarray) -> np.ndarray:
+    """Greedy clustering: a cell joins the first class whose seed is within _SAME."""
+    labels = np.full(len(feats), -1, dtype=np.int64)
+    seeds: list[np.ndarray] = []
+    for i in range(len(feats)):
+        if seeds:
+            d = ((np.stack(seeds) - feats[i]) ** 2).mean(axis=1)
+            j = int(np.argmin(d))
+            if d[j] <= _SAME:
+                labels[i] = j
+                continue
+        seeds.append(feats[i])
+        labels[i] = len(seeds) - 1
+    return labels
+
+
+def learn_theme(
+    blank: Image,
+    finished: Sequence[Image],
+    *,
+    mines: int,
+    name: str = "learned",
+    theme: str = "learned",
+) -> Learned:
+    """Name the tile classes of an unseen theme from game rules (see module docstring)."""
+    if not finished:
+        raise LearnError("learning needs at least one finished (lost or won) board")
+    try:
+        grid = snap_grid(find_grid(as_rgb(blank)))
+    except CalibrationError as exc:
+        raise LearnError(f"blank board: {exc}") from exc
+    rows, cols = grid.rows, grid.cols
+    n = rows * cols
+    blank_tiles = cell_tiles(as_rgb(blank), grid)
+    unknown_tile = np.median(np.stack(blank_tiles), axis=0).astype(np.uint8)
+    unknown_feat = _features(_sample_tile(unknown_tile))[0]
+    feats_list, tiles = [], []
+    for img in finished:
+        rgb = as_rgb(img)
+        feats_list.append(_features(sample_cells(rgb, grid.origin, grid.pitch, rows, cols)))
+        tiles.extend(cell_tiles(rgb, grid))
+    feats = np.concatenate(feats_list)
+    cls = _cluster(feats)
+    ncls = int(cls.max()) + 1
+    per_board = cls.reshape(len(finished), n)
+    centre = np.stack([feats[cls == c].mean(axis=0) for c in range(ncls)])
+    d_unknown = ((centre - unknown_feat) ** 2).mean(axis=1)
+    unknown_cls = {int(c) for c in np.nonzero(d_unknown <= 4 * _SAME)[0]}
+    if not unknown_cls:
+        raise LearnError("no cell of the finished boards looks like the blank board's tiles")
+    others = [c for c in range(ncls) if c not in unknown_cls]
+    nb = neighbours_table(cols, rows)
+    nbr = np.full((n, 8), n, dtype=np.int64)
+    for i, js in enumerate(nb):
+        nbr[i, : len(js)] = js
+    best: tuple[int, tuple[int, ...], dict[int, int], list[int]] | None = None
+    for size in (1, 2, 3):
+        for S in combinations(others, size):
+            counts_by_cls: dict[int, set[int]] = {}
+            for b in range(len(finished)):
+                is_mine = np.append(np.isin(per_board[b], S), False)
+                cnt = is_mine[nbr].sum(axis=1)
+                for c in others:
+                    if c in S:
+                        continue
+                    sel = per_board[b] == c
+                    if sel.any():
+                        counts_by_cls.setdefault(c, set()).update(cnt[sel].tolist())
+            named = {c: next(iter(v)) for c, v in counts_by_cls.items() if len(v) == 1}
+            bad = [c for c in counts_by_cls if c not in named]
+            # more classes explained is better; then fewer mine classes
+            score = len(named) * 10 - len(bad) * 100 - size
+            mine_total = sum(int(np.isin(per_board[b], S).sum()) for b in range(len(finished)))
+            if mine_total == 0 or mine_total > mines * len(finished):
+                continue
+            if best is None or score > best[0]:
+                best = (score, S, named, bad)
+        if best is not None and not best[3]:
+            break
+    if best is None:
+        raise LearnError("no set of classes explains the numbers as mines")
+    _, S, named, bad = best
+    names: dict[int, str] = {c: "unknown" for c in unknown_cls}
+    for c, v in named.items():
+        names[c] = str(v)
+    # inside S: exploded (once per lost board), mine (most), flag (rest)
+    sizes = {c: int((cls == c).sum()) for c in S}
+    singles = [
+        c for c in S if all(int((per_board[b] == c).sum()) <= 1 for b in range(len(finished)))
+    ]
+    exploded = singles[0] if singles and len(S) > 1 else None
+    rest = sorted((c for c in S if c != exploded), key=lambda c: -sizes[c])
+    if exploded is not None:
+        names[exploded] = "exploded"
+    if rest:
+        names[rest[0]] = "mine"
+    for c in rest[1:]:
+        names[c] = "flag"
+    out: dict[str, list[Image]] = {}
+    for c, label in names.items():
+        members = np.nonzero(cls == c)[0]
+        d = ((feats[members] - centre[c]) ** 2).mean(axis=1)
+        out.setdefault(label, []).append(tiles[int(members[int(np.argmin(d))])])
+    out.setdefault("unknown", []).insert(0, unknown_tile)
+    prof = Profile(
+        name=name,
+        theme=theme,
+        origin=grid.origin,
+        pitch=grid.pitch,
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        tiles={k: tuple(v) for k, v in out.items()},
+    )
+    unnamed = tuple(sorted(c for c in range(ncls) if c not in names))
+    return Learned(profile=prof, names=names, unnamed=unnamed)
