@@ -10,6 +10,8 @@ from msolver.bench import play_one, run, summarise
 from msolver.core.board import Board
 from msolver.core.game import Game, Status
 from msolver.core.solver import Solver
+from msolver.core.solver.constraints import Constraints, Inconsistent, build
+from msolver.core.solver.guess import forced_pair
 
 
 def test_certain_moves_come_as_one_batch_and_are_right() -> None:
@@ -34,6 +36,40 @@ def test_inconsistent_board_is_a_value_not_a_crash() -> None:
     d = Solver().decide(board)
     assert d.status == "inconsistent"
     assert "need at least 3 mines but only 1" in d.reason
+
+
+# Bottom-left: two unknown cells share one mine and touch no other unknown
+# cell (the flags wall them off), so nothing can ever settle them. The open
+# area on the right is safer per cell (4 mines in 15 cells).
+FORCED = """\
+02F.....
+14F.....
+..F.....
+"""
+
+
+def test_a_forced_fifty_fifty_is_taken_at_once() -> None:
+    board = Board.parse(FORCED, 8)
+    d = Solver("safe").decide(board)
+    assert d.status == "ok" and not d.certain
+    (move,) = d.moves
+    assert move.kind == "open" and move.index in (board.index(2, 0), board.index(2, 1))
+    assert move.p_mine == pytest.approx(0.5)
+
+
+def test_a_fifty_fifty_that_other_cells_may_settle_is_not_forced() -> None:
+    # The pair in column 1 borders column 2, whose numbers may yet tell.
+    board = Board.parse("1..\n1..\n", 2)
+    cs = build(board)
+    assert not isinstance(cs, Inconsistent)
+    assert forced_pair(board, cs) is None
+    assert forced_pair(Board.parse(FORCED, 8), _cs(FORCED, 8)) in (16, 17)
+
+
+def _cs(text: str, mines: int) -> Constraints:
+    cs = build(Board.parse(text, mines))
+    assert not isinstance(cs, Inconsistent)
+    return cs
 
 
 def test_beginner_games_are_mostly_won_and_reproducible() -> None:

