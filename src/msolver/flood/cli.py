@@ -17,7 +17,7 @@ from msolver.flood.core import FloodBoard, FloodBoardError, read_boards, winning
 from msolver.flood.solver import solve
 
 SOLVE_BUDGET_S = 5.0
-BENCH_BUDGET_S = 0.3
+BENCH_BUDGET_S = 1.0
 
 
 class UsageError(Exception):
@@ -78,10 +78,12 @@ def bench_boards(
     """Solve every board, check each answer by replaying it, and sum up."""
     total = wins = hits = proved = 0
     ms: list[float] = []
+    # CPU time of this process: the cost on one core, whatever else the machine runs.
+    wall0 = time.perf_counter()
     for k, board in enumerate(boards):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         sol = solve(board, budget_s=budget_s)
-        ms.append((time.perf_counter() - t0) * 1000)
+        ms.append((time.process_time() - t0) * 1000)
         if not winning(board, sol.moves):
             raise AssertionError(f"board {k + 1}: the solver's moves do not win")  # a bug
         n = len(sol.moves)
@@ -102,6 +104,7 @@ def bench_boards(
         "proved_optimal": proved,
         "ms_per_board": round(sum(ms) / count, 1),
         "ms_max": round(max(ms), 1),
+        "wall_s": round(time.perf_counter() - wall0, 1),
         "budget_s": budget_s,
     }
 
@@ -152,7 +155,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
     print(f"wins:          {result['wins']} within {args.limit} moves")
     print(f"proved:        {result['proved_optimal']} boards proved optimal by A*")
-    print(f"time:          {result['ms_per_board']} ms mean, {result['ms_max']} ms max a board")
+    print(
+        f"time:          {result['ms_per_board']} ms mean, {result['ms_max']} ms max a board "
+        f"(CPU); {result['wall_s']} s wall in all"
+    )
     return 0
 
 

@@ -15,15 +15,23 @@ flood never loses a move). In the relaxed game finishing is free of flood-all
 cost and only grows the flood, so the greedy play (finish whatever can be
 finished, else flood all) is optimal there; its cost is our bound h. It is at
 least the farthest region distance and at least the number of colours left.
+(The same bound as A. and S. Puchert's floodit solver.)
 
-Pruning: only colours touching the flood are tried, and when some colour has
-all its remaining regions touching the flood, taking it now is never worse
-than taking it later (it costs one move either way and only grows the flood
-earlier), so that move is the only child.
+Pruning, each keeping at least one shortest solution:
+- only colours touching the flood are tried;
+- when a colour has all its remaining regions touching the flood, taking it
+  now is never worse than later (one move either way, the flood only grows
+  sooner), so it is the only child;
+- move order: if colour c was already wholly reachable before the previous
+  move p (p added no c region to the front), then playing c before p reaches
+  a flood at least as big. When it is strictly bigger (c's regions touch p
+  regions the flood has not taken) the order p, c is dropped; when equal, only
+  one order is kept (the lower colour first).
 
-When the time budget runs out before A* proves a length, a beam search ranked
-by the same bound gives a sequence; it is reported optimal only if its length
-meets the best lower bound A* had proved.
+With a time budget the search is anytime: when A* has not finished within the
+budget (CPU seconds of this process, so a busy machine does not change the
+answer), a beam search ranked by the same bound gives a sequence; it is
+reported optimal only if its length meets the lower bound A* had proved.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from msolver.flood.core import FloodBoard, RegionGraph
 
 DEFAULT_BUDGET_S = 2.0
 _CHUNK = 8
+_MASK = (1 << _CHUNK) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +94,7 @@ class _Graph:
         self.colours = colours
         self.cmask = cmask
         self.colour_ids = [c for c in range(colours) if cmask[c]]
+        self.live = [cmask[c] for c in self.colour_ids]
         self.start = 1
         # Neighbour unions per 8-region chunk: one table look-up replaces up to
         # eight per-region ORs.
@@ -101,44 +111,52 @@ class _Graph:
         """Union of the neighbours of the regions in `x` (may include `x` itself)."""
         acc = 0
         tables = self.tables
-        for k in range(((x & -x).bit_length() - 1) >> 3, ((x.bit_length() - 1) >> 3) + 1):
-            v = (x >> (k << 3)) & 255
+        k = ((x & -x).bit_length() - 1) // _CHUNK
+        x >>= k * _CHUNK
+        while x:
+            v = x & _MASK
             if v:
                 acc |= tables[k][v]
+            x >>= _CHUNK
+            k += 1
         return acc
 
     def bound(self, flood: int, front: int) -> int:
         """The lower bound h described in the module docstring."""
-        keep = ~flood
-        masks = [m & keep for m in self.cmask]
-        masks = [m for m in masks if m]
+        live = self.live
         tables = self.tables
+        rest = self.all & ~flood
         count = 0
-        while masks:
-            outside = ~front
-            done = [m for m in masks if not m & outside]
+        while True:
+            outside = rest & ~front
+            add = 0
+            done = left = 0
+            for m in live:
+                m &= rest
+                if m:
+                    if m & outside:
+                        left += 1
+                    else:
+                        add |= m
+                        done += 1
             if done:
-                count += len(done)
-                if len(done) == len(masks):
-                    break
-                masks = [m for m in masks if m & outside]
-                add = 0
-                for m in done:
-                    add |= m
+                count += done
+                if not left:
+                    return count
             else:
                 count += 1
                 add = front
-                masks = [m & outside for m in masks]
-            flood |= add
+            rest &= ~add
             # front |= neighbours(add): expand() inlined, this is the hot loop
-            lo = ((add & -add).bit_length() - 1) >> 3
-            hi = ((add.bit_length() - 1) >> 3) + 1
-            for k in range(lo, hi):
-                v = (add >> (k << 3)) & 255
+            k = ((add & -add).bit_length() - 1) // _CHUNK
+            add >>= k * _CHUNK
+            while add:
+                v = add & _MASK
                 if v:
                     front |= tables[k][v]
-            front &= ~flood
-        return count
+                add >>= _CHUNK
+                k += 1
+            front &= rest
 
     def moves(self, flood: int, front: int) -> list[tuple[int, int]]:
         """(colour, absorbed regions) for each useful move; one if a colour is finished."""
@@ -160,45 +178,66 @@ class _Graph:
 def _astar(
     gr: _Graph, deadline: float, upper: int
 ) -> tuple[tuple[int, ...] | None, int, int]:
-    """A*; returns (moves or None on timeout/no better than `upper`, proved bound, pops)."""
+    """A* for a sequence shorter than `upper`.
+
+    Returns (moves or None, proved bound, pops). None with bound `upper` means
+    no shorter sequence exists; None with a lower bound means the deadline came.
+    """
     flood0, front0 = gr.initial()
     full = gr.all
+    cmask = gr.cmask
+    expand = gr.expand
     best_g: dict[int, int] = {flood0: 0}
     parent: dict[int, tuple[int, int]] = {}
     h0 = gr.bound(flood0, front0)
-    # heap entries: (f, -g, tie, flood, front, g, exact)
-    heap: list[tuple[int, int, int, int, int, int, bool]] = [
-        (h0, 0, 0, flood0, front0, 0, True)
+    if h0 >= upper:
+        return None, upper, 0
+    # entries: (f, -g, tie, flood, front, front before the last move, last colour, exact)
+    heap: list[tuple[int, int, int, int, int, int, int, bool]] = [
+        (h0, 0, 0, flood0, front0, 0, -1, True)
     ]
-    tie = 1
+    tie = 0
     pops = 0
     proved = h0
     push = heapq.heappush
     pop = heapq.heappop
     while heap:
-        f, _, _, flood, front, g, exact = pop(heap)
+        f, ng, _, flood, front, pfront, last, exact = pop(heap)
         if f >= upper:
             return None, upper, pops
+        g = -ng
+        if best_g[flood] < g:
+            continue
         if f > proved:
             proved = f
-        if best_g.get(flood, g) < g:
-            continue
         pops += 1
-        if not pops & 255 and time.monotonic() > deadline:
+        if not pops & 255 and time.process_time() > deadline:
             return None, proved, pops
         if exact:
             h = f - g
         else:
             h = gr.bound(flood, front)
             if g + h > f:
-                push(heap, (g + h, -g, tie, flood, front, g, True))
-                tie += 1
+                if g + h < upper:
+                    tie -= 1
+                    push(heap, (g + h, ng, tie, flood, front, pfront, last, True))
                 continue
         if flood == full:
             return _path(parent, flood, flood0), g, pops
         g2 = g + 1
-        f_child = g2 + (h - 1 if h > 1 else 0)
-        for c, m in gr.moves(flood, front):
+        f_child = g + h  # g2 + (h - 1): a move lowers the bound by at most one
+        kids = gr.moves(flood, front)
+        # After a forced move the other order was never generated: no order pruning.
+        many = len(kids) > 1
+        for c, m in kids:
+            # c wholly reachable before `last`: see the module docstring.
+            if (
+                many
+                and last >= 0
+                and not m & ~pfront
+                and (c < last or expand(m) & cmask[last] & ~flood)
+            ):
+                continue
             flood2 = flood | m
             if best_g.get(flood2, g2 + 1) <= g2:
                 continue
@@ -208,12 +247,13 @@ def _astar(
                 if g2 <= f:
                     # Nothing left in the heap can be shorter: f never decreases.
                     return _path(parent, flood2, flood0), g2, pops
-                push(heap, (g2, -g2, tie, flood2, 0, g2, True))
+                tie -= 1
+                push(heap, (g2, -g2, tie, flood2, 0, 0, c, True))
             else:
-                front2 = (front | gr.expand(m)) & ~flood2
-                push(heap, (f_child, -g2, tie, flood2, front2, g2, False))
-            tie += 1
-    return None, proved, pops
+                front2 = (front | expand(m)) & ~flood2
+                tie -= 1
+                push(heap, (f_child, -g2, tie, flood2, front2, front, c if many else -1, False))
+    return None, upper, pops
 
 
 def _path(parent: dict[int, tuple[int, int]], flood: int, start: int) -> tuple[int, ...]:
@@ -253,16 +293,17 @@ def solve(
 ) -> FloodSolution:
     """A shortest winning sequence if A* proves one within `budget_s`, else a good one.
 
-    The budget bounds the exact search only; the beam that follows a timeout
-    costs about width * moves bound evaluations on top (about 0.2 s at 256 on
-    a 14x14 board).
+    The budget (CPU seconds) bounds the exact search only; the beam that follows
+    a timeout costs about width * moves bound evaluations on top (about 0.12 s
+    at 256 on a 14x14 board, 6 colours).
     """
-    t0 = time.monotonic()
+    clock = time.process_time
+    t0 = clock()
     gr = _Graph(board.regions, board.colours)
     flood0, _ = gr.initial()
     if flood0 == gr.all:
-        return FloodSolution((), True, 0, 0, time.monotonic() - t0)
+        return FloodSolution((), True, 0, 0, clock() - t0)
     found, proved, pops = _astar(gr, t0 + budget_s, gr.all.bit_count() + 1)
     moves = found if found is not None else _beam(gr, beam_width)
     optimal = found is not None or proved >= len(moves)
-    return FloodSolution(moves, optimal, min(proved, len(moves)), pops, time.monotonic() - t0)
+    return FloodSolution(moves, optimal, min(proved, len(moves)), pops, clock() - t0)
