@@ -38,6 +38,7 @@ CONFIDENCE_THRESHOLD = 0.35
 # Mean squared feature distance above which a cell matches no tile at all.
 _FAR = 0.03
 _SHAPE_WEIGHT = 2.0
+_INK = 0.12  # a sample this far (0..1, any channel) from the cell background is ink
 # A board where more cells than this fraction match nothing is not there.
 _MAX_UNREADABLE = 0.2
 
@@ -67,16 +68,24 @@ class ReadResult:
 def _features(samples: F32) -> F32:
     """(n, K, K, 3) float samples in 0..1 -> (n, D) feature rows."""
     n = samples.shape[0]
-    flat = samples.reshape(n, K * K, 3)
-    bg = np.median(flat, axis=1, keepdims=True)
-    dev = np.abs(flat - bg).max(axis=2)
+    kk = K * K
+    flat = samples.reshape(n, kk, 3)
+    # background: the median of a quarter of the samples (every 4th column),
+    # enough while strokes cover less than half of a cell, and 15x cheaper
+    bg = np.partition(flat[:, ::4], kk // 8, axis=1)[:, kk // 8 : kk // 8 + 1]
+    d = np.abs(flat - bg)
+    dev = np.maximum(np.maximum(d[:, :, 0], d[:, :, 1]), d[:, :, 2])
+    # deviations under _INK are pixel noise (JPEG, sensor), not strokes
+    dev = np.maximum(dev - np.float32(_INK), np.float32(0.0))
     peak = dev.max(axis=1, keepdims=True)
     # scale contrast to the strongest stroke, but leave near-flat cells flat
-    shape = dev / np.maximum(peak, 0.25)
-    colour = flat.reshape(n, K * K * 3)
-    return np.concatenate([colour / np.sqrt(3.0), shape * np.sqrt(_SHAPE_WEIGHT)], axis=1).astype(
-        np.float32
-    )
+    shape = dev / np.maximum(peak, np.float32(0.25))
+    out = np.empty((n, kk * 4), dtype=np.float32)
+    out[:, : kk * 3] = flat.reshape(n, kk * 3)
+    out[:, : kk * 3] *= np.float32(1 / np.sqrt(3.0))
+    out[:, kk * 3 :] = shape
+    out[:, kk * 3 :] *= np.float32(np.sqrt(_SHAPE_WEIGHT))
+    return out
 
 
 def _resample_tile(tile: Image) -> F32:
@@ -90,6 +99,7 @@ def _resample_tile(tile: Image) -> F32:
 class _Bank:
     labels: tuple[str, ...]
     variant_label: npt.NDArray[np.int64]
+    starts: npt.NDArray[np.intp]  # first variant of each label (variants grouped by label)
     feats: F32
     norms: F32
 
@@ -106,12 +116,36 @@ def _bank_cached(key: tuple[tuple[str, int, bytes, tuple[int, ...]], ...]) -> _B
         variant_label.append(labels.index(label))
         rows.append(_features(_resample_tile(tile)))
     feats = np.concatenate(rows, axis=0)
+    vl = np.array(variant_label, dtype=np.int64)
+    starts = np.array([int(np.argmax(vl == i)) for i in range(len(labels))], dtype=np.intp)
     return _Bank(
         tuple(labels),
-        np.array(variant_label, dtype=np.int64),
-        feats,
+        vl,
+        starts,
+        np.ascontiguousarray(feats),
         (feats**2).sum(axis=1).astype(np.float32),
     )
+
+
+_PROFILE_BANKS: dict[tuple[int, int, int], tuple[object, _Bank]] = {}
+
+
+def _profile_bank(profile: Profile) -> _Bank:
+    """The bank of a profile's tiles at its cell size, cached per tile mapping.
+
+    Profiles derived with `with_changes` share their tile mapping, so the
+    player's many small per-frame profiles reuse one bank.
+    """
+    w, h = profile.cell_size
+    key = (id(profile.tiles), w, h)
+    hit = _PROFILE_BANKS.get(key)
+    if hit is not None and hit[0] is profile.tiles:
+        return hit[1]
+    bank = _bank(profile.tiles_at((w, h)))
+    if len(_PROFILE_BANKS) > 64:
+        _PROFILE_BANKS.clear()
+    _PROFILE_BANKS[key] = (profile.tiles, bank)
+    return bank
 
 
 def _bank(tiles: Mapping[str, Sequence[Image]]) -> _Bank:
@@ -124,10 +158,10 @@ def _bank(tiles: Mapping[str, Sequence[Image]]) -> _Bank:
     return _bank_cached(key)
 
 
-def sample_cells(
+def sample_cells_u8(
     rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
-) -> F32:
-    """(rows*cols, K, K, 3) float32 samples of every cell box (image pixel coordinates)."""
+) -> Image:
+    """(rows*cols, K, K, 3) uint8 samples of every cell box (image pixel coordinates)."""
     import cv2
 
     x0, y0 = px(origin[0]), px(origin[1])
@@ -140,18 +174,51 @@ def sample_cells(
     crop = rgb[y0:y1, x0:x1]
     small = cv2.resize(crop, (cols * K, rows * K), interpolation=cv2.INTER_AREA)
     cells = small.reshape(rows, K, cols, K, 3).transpose(0, 2, 1, 3, 4)
-    return (cells.reshape(rows * cols, K, K, 3).astype(np.float32)) * np.float32(1 / 255)
+    out: Image = np.ascontiguousarray(cells, dtype=np.uint8).reshape(rows * cols, K, K, 3)
+    return out
+
+
+def sample_cells(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> F32:
+    """(rows*cols, K, K, 3) float32 samples in 0..1 of every cell box."""
+    u8 = sample_cells_u8(rgb, origin, pitch, rows, cols)
+    return u8.astype(np.float32) * np.float32(1 / 255)
 
 
 def _classify(samples: F32, bank: _Bank) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    feats = _features(samples)
+    best, conf, _d1 = _classify_feats(_features(samples), bank)
+    return best, conf
+
+
+def _classify_u8(
+    cells: Image, bank: _Bank
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Classify uint8 cell samples; identical cells (most of a clean frame) are done once."""
+    n = cells.shape[0]
+    rows = np.ascontiguousarray(cells.reshape(n, -1))
+    keys = rows.view(np.dtype((np.void, rows.shape[1]))).ravel()
+    _u, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    uniq = cells[first].astype(np.float32) * np.float32(1 / 255)
+    best, conf, d1 = _classify_feats(_features(uniq), bank)
+    inv = inverse.ravel()
+    return best[inv], conf[inv], d1[inv]
+
+
+def _classify_feats(
+    feats: F32, bank: _Bank
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Best label, confidence and best distance of every feature row."""
     dim = feats.shape[1]
-    d = (feats**2).sum(axis=1)[:, None] + bank.norms[None, :] - 2.0 * feats @ bank.feats.T
+    # einsum without BLAS: a small matrix product through BLAS threads costs
+    # milliseconds to wake them on a busy machine; this is steady and single-threaded
+    cross = np.einsum("nd,vd->nv", feats, bank.feats, optimize=False)
+    sq = np.einsum("ij,ij->i", feats, feats)
+    d = sq[:, None] + bank.norms[None, :] - 2.0 * cross
     d = np.maximum(d, 0.0) / dim
     nl = len(bank.labels)
-    per_label = np.full((d.shape[0], nl), np.inf, dtype=np.float32)
-    for li in range(nl):
-        per_label[:, li] = d[:, bank.variant_label == li].min(axis=1)
+    # variants are grouped by label, so a per-label minimum is one reduceat
+    per_label = np.minimum.reduceat(d, bank.starts, axis=1)
     order = np.argsort(per_label, axis=1)
     best = order[:, 0]
     d1 = per_label[np.arange(len(best)), best].astype(np.float64)
@@ -161,7 +228,7 @@ def _classify(samples: F32, bank: _Bank) -> tuple[npt.NDArray[np.int64], npt.NDA
     else:
         conf = np.ones_like(d1)
     conf = np.where(d1 > _FAR, 0.0, np.clip(conf, 0.0, 1.0))
-    return best.astype(np.int64), conf
+    return best.astype(np.int64), conf, d1
 
 
 def read_board(
@@ -185,9 +252,9 @@ def read_board(
     except ImageError as exc:
         raise ReadError(str(exc)) from exc
     origin = (profile.origin[0] - image_origin[0], profile.origin[1] - image_origin[1])
-    samples = sample_cells(rgb, origin, profile.pitch, profile.rows, profile.cols)
-    bank = _bank(profile.tiles)
-    best, conf = _classify(samples, bank)
+    cells_u8 = sample_cells_u8(rgb, origin, profile.pitch, profile.rows, profile.cols)
+    bank = _profile_bank(profile)
+    best, conf, _d1 = _classify_u8(cells_u8, bank)
     unreadable = float(np.mean(conf == 0.0))
     if unreadable > _MAX_UNREADABLE:
         raise ReadError(
@@ -242,23 +309,76 @@ def observed_unknown_tile(rgb: Image, grid: Grid) -> Image:
     return out
 
 
-def tile_distance(a: Image, b: Image) -> float:
-    fa = _features(_resample_tile(a))
-    fb = _features(_resample_tile(b))
-    return float(((fa - fb) ** 2).mean())
+@dataclass(frozen=True)
+class Fit:
+    """How well one tile set explains a board: the set, the refined geometry, the score."""
+
+    index: int
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    mean_distance: float
+    readable: float  # fraction of cells read with confidence
 
 
-def match_theme(unknown: Image, candidates: Sequence[Profile]) -> Profile | None:
-    """The built-in profile whose unopened tile looks like `unknown`, if one does."""
-    best: tuple[float, Profile] | None = None
-    for prof in candidates:
-        for tile in prof.tiles.get("unknown", ()):
-            d = tile_distance(unknown, tile)
-            if best is None or d < best[0]:
-                best = (d, prof)
-    if best is not None and best[0] < _FAR / 3:
-        return best[1]
-    return None
+def _quantise(v: float) -> float:
+    """To 1/256 px: an origin of 23.4999999 and one of 23.5 must round alike everywhere."""
+    return round(v * 256) / 256
+
+
+def fit_tilesets(
+    rgb: Image,
+    origin: tuple[float, float],
+    pitch: tuple[float, float],
+    rows: int,
+    cols: int,
+    tilesets: Sequence[Mapping[str, Sequence[Image]]],
+) -> Fit | None:
+    """The tile set and the geometry (within a pixel or so of the given one) that read best.
+
+    The lattice fit knows the board's edge to about half a pixel and a pitch
+    near a whole number may be an estimate of exactly that number, so whole
+    and half pixel shifts of the origin, and the pitch as found or rounded,
+    are tried; the score is the mean distance of every cell to its nearest
+    tile, so the truest alignment with the truest tiles wins.
+    """
+    if not tilesets:
+        return None
+    banks = [_bank(ts) for ts in tilesets]
+    pitches = [pitch]
+    snapped = (float(round(pitch[0])), float(round(pitch[1])))
+    if snapped != pitch and all(abs(a - b) < 0.15 for a, b in zip(pitch, snapped, strict=True)):
+        pitches.insert(0, snapped)
+
+    def evaluate(o: tuple[float, float], p: tuple[float, float], which: Sequence[int]) -> list[Fit]:
+        try:
+            cells = sample_cells_u8(rgb, o, p, rows, cols)
+        except ReadError:
+            return []
+        out = []
+        for i in which:
+            _best, conf, d1 = _classify_u8(cells, banks[i])
+            out.append(Fit(i, o, p, float(d1.mean()), float(np.mean(conf >= CONFIDENCE_THRESHOLD))))
+        return out
+
+    fits: list[Fit] = []
+    everyone = range(len(banks))
+    ox, oy = _quantise(origin[0]), _quantise(origin[1])
+    for p in pitches:
+        for dy in (-1.0, 0.0, 1.0):
+            for dx in (-1.0, 0.0, 1.0):
+                fits += evaluate((ox + dx, oy + dy), p, everyone)
+    if not fits:
+        return None
+    best = min(fits, key=lambda f: f.mean_distance)
+    # half-pixel steps matter only where rounding a fractional lattice flips
+    for axis in (0, 1, 0, 1):
+        for step in (-0.5, 0.5):
+            o = list(best.origin)
+            o[axis] += step
+            for f in evaluate((o[0], o[1]), best.pitch, [best.index]):
+                if f.mean_distance < best.mean_distance:
+                    best = f
+    return best
 
 
 def rescale_tiles(

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from msolver.core.game import LEVELS
 from msolver.vision.image import Image, ImageError, as_rgb
+from msolver.vision.image import px as whole_px
 from msolver.vision.profile import BUILTIN_NAMES, Profile, ProfileError, load_profile
 
 # Faces of a tile between these many pixels across (16 px tiles at 50% up to
@@ -29,6 +30,11 @@ _MIN_FACE = 5
 _MAX_FACE = 160
 _MIN_FACES = 12  # fewer equal faces than this is not a board
 _FLAT_TOL = 6  # summed |RGB difference| between neighbours still counted as flat
+# A known theme is taken when its tiles explain the board this well (mean
+# feature distance of a cell to its nearest tile; see classify) and read
+# this share of cells with confidence; else the board is a new theme.
+_THEME_FIT = 0.004
+_THEME_READABLE = 0.98
 
 
 class CalibrationError(ValueError):
@@ -207,36 +213,51 @@ def calibrate(
             )
     if not 0 < mines < grid.rows * grid.cols:
         raise CalibrationError(f"{mines} mines do not fit a {grid.cols}x{grid.rows} board")
-    from msolver.vision.classify import match_theme, observed_unknown_tile, rescale_tiles
+    from msolver.vision.classify import fit_tilesets, observed_unknown_tile, rescale_tiles
 
-    unknown = observed_unknown_tile(rgb, grid)
-    base: Profile | None = None
     if theme is not None:
         try:
-            base = load_profile(theme)
+            themes = [load_profile(theme)]
         except ProfileError as exc:
             raise CalibrationError(str(exc)) from exc
     else:
-        builtins = []
+        themes = []
         for b in BUILTIN_NAMES:
             try:
-                builtins.append(load_profile(b))
+                themes.append(load_profile(b))
             except ProfileError:
                 continue
-        base = match_theme(unknown, builtins)
     size = (round(grid.pitch[0]), round(grid.pitch[1]))
-    if base is not None:
-        tiles = rescale_tiles(base.tiles, size)
-        tiles["unknown"] = (unknown, *tuple(t for t in tiles["unknown"][1:]))
+    # one candidate tile set per theme and recorded tile size, all at this board's size
+    sets: list[tuple[Profile, dict[str, tuple[Image, ...]]]] = []
+    for prof_ in themes:
+        for src in prof_.tile_sizes():
+            sets.append((prof_, rescale_tiles(prof_.tiles_at(src), size)))
+    fit = fit_tilesets(rgb, grid.origin, grid.pitch, grid.rows, grid.cols, [t for _, t in sets])
+    base: Profile | None = None
+    origin, pitch = grid.origin, grid.pitch
+    if fit is not None and fit.mean_distance <= _THEME_FIT and fit.readable >= _THEME_READABLE:
+        base, tiles = sets[fit.index]
+        pitch = fit.pitch
+        # a whole pitch means the game draws on whole pixels: so does the board's edge
+        origin = tuple(  # type: ignore[assignment]
+            float(whole_px(o)) if float(p).is_integer() else o
+            for o, p in zip(fit.origin, pitch, strict=True)
+        )
         theme_name = base.theme
+    elif theme is not None:
+        raise CalibrationError(
+            f"the board does not look like theme {theme!r} "
+            f"({0 if fit is None else fit.readable:.0%} of cells match its tiles)"
+        )
     else:
-        tiles = {"unknown": (unknown,)}
+        tiles = {"unknown": (observed_unknown_tile(rgb, grid),)}
         theme_name = "custom"
     prof = Profile(
         name=name,
         theme=theme_name,
-        origin=(grid.origin[0] + screen_origin[0], grid.origin[1] + screen_origin[1]),
-        pitch=grid.pitch,
+        origin=(origin[0] + screen_origin[0], origin[1] + screen_origin[1]),
+        pitch=pitch,
         rows=grid.rows,
         cols=grid.cols,
         mines=mines,

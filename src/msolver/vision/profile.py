@@ -8,13 +8,16 @@ box includes any gap between tiles, so boxes tile the board without holes.
 
 Tile appearances are kept as raw RGB tile images per class label (the box of
 one cell at the size the game drew it), possibly several variants per label
-(e.g. a hovered unknown tile). The classifier resamples them to its own
-feature size, so a profile's tiles also serve at another display scale.
+(e.g. a hovered unknown tile), possibly at several sizes (a game drawn at
+several tile sizes: each size draws its digits differently). Reading uses the
+variants at the profile's own cell size (`tiles_at`), rescaled from the
+nearest recorded size when none was recorded at that size.
 
 Profiles are saved as one JSON file (tiles embedded as base64 PNG) under the
-user's config directory, written atomically. Built-in profiles for the known
-themes ship as package data (``msolver/data/<name>.json``; the same files are
-kept in the repository's ``calibration/`` folder).
+user's config directory (MSOLVER_PROFILE_DIR overrides it), written
+atomically. Built-in profiles for the known themes are data files in the
+repository's ``calibration/`` folder (or ``msolver/data/`` in an installed
+package).
 """
 
 from __future__ import annotations
@@ -133,6 +136,48 @@ class Profile:
             return (row, col)
         return None
 
+    def tiles_at(self, size: tuple[int, int] | None = None) -> dict[str, tuple[Image, ...]]:
+        """Tile variants per label at `size` (width, height; default: the cell size).
+
+        Variants recorded at exactly that size are used as they are; a label
+        with none at that size gets its variants from the nearest recorded
+        size, resampled.
+        """
+        import cv2
+
+        w, h = size or self.cell_size
+        out: dict[str, tuple[Image, ...]] = {}
+        for label, variants in self.tiles.items():
+            exact = tuple(t for t in variants if t.shape[:2] == (h, w))
+            if exact:
+                out[label] = exact
+                continue
+            if not variants:
+                continue
+            near = min(abs(t.shape[0] - h) + abs(t.shape[1] - w) for t in variants)
+            picked = [t for t in variants if abs(t.shape[0] - h) + abs(t.shape[1] - w) == near]
+            out[label] = tuple(
+                np.asarray(
+                    cv2.resize(
+                        t,
+                        (w, h),
+                        interpolation=cv2.INTER_AREA if t.shape[1] > w else cv2.INTER_LINEAR,
+                    ),
+                    np.uint8,
+                )
+                for t in picked
+            )
+        return out
+
+    def tile_sizes(self) -> list[tuple[int, int]]:
+        """The (width, height) sizes at which tiles were recorded, most common first."""
+        from collections import Counter
+
+        sizes = Counter(
+            (t.shape[1], t.shape[0]) for variants in self.tiles.values() for t in variants
+        )
+        return [s for s, _ in sizes.most_common()]
+
     def moved_to(self, origin: tuple[float, float]) -> Profile:
         """The same profile with the board at another screen position."""
         return replace(self, origin=(float(origin[0]), float(origin[1])))
@@ -241,9 +286,23 @@ def user_dir() -> Path:
     return Path(platformdirs.user_config_dir("msolver")) / "profiles"
 
 
-def builtin_dir() -> Path:
-    """Package data folder holding the built-in profiles."""
-    return Path(__file__).resolve().parent.parent / "data"
+def builtin_dirs() -> list[Path]:
+    """Folders holding the built-in profiles, first match wins.
+
+    The repository's calibration/ folder (a source checkout or an editable
+    install), then the package's data folder (an installed wheel).
+    """
+    here = Path(__file__).resolve()
+    found = [here.parents[3] / "calibration", here.parents[1] / "data"]
+    return [d for d in found if d.is_dir()]
+
+
+def builtin_path(name: str) -> Path | None:
+    for folder in builtin_dirs():
+        path = folder / f"{name}.json"
+        if path.is_file():
+            return path
+    return None
 
 
 def _check_name(name: str) -> None:
@@ -288,7 +347,10 @@ def load_profile(name_or_path: str | os.PathLike[str]) -> Profile:
         candidates = [Path(text)]
     else:
         _check_name(text)
-        candidates = [user_dir() / f"{text}.json", builtin_dir() / f"{text}.json"]
+        candidates = [user_dir() / f"{text}.json"]
+        builtin = builtin_path(text)
+        if builtin is not None:
+            candidates.append(builtin)
     for path in candidates:
         if path.is_file():
             try:
@@ -302,7 +364,8 @@ def load_profile(name_or_path: str | os.PathLike[str]) -> Profile:
 def list_profiles() -> list[tuple[str, str]]:
     """(name, "user"|"builtin") for every loadable profile name; user ones shadow built-ins."""
     seen: dict[str, str] = {}
-    for kind, folder in (("user", user_dir()), ("builtin", builtin_dir())):
+    folders = [("user", user_dir())] + [("builtin", d) for d in builtin_dirs()]
+    for kind, folder in folders:
         if folder.is_dir():
             for path in sorted(folder.glob("*.json")):
                 seen.setdefault(path.stem, kind)
@@ -314,7 +377,7 @@ def delete_profile(name: str) -> None:
     _check_name(name)
     path = user_dir() / f"{name}.json"
     if not path.is_file():
-        if (builtin_dir() / f"{name}.json").is_file():
+        if builtin_path(name) is not None:
             raise ProfileError(f"profile {name!r} is built in and cannot be deleted")
         raise ProfileError(f"no user profile named {name!r}")
     path.unlink()
