@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from msolver.flood.core import FloodBoard, simulate, winning
 from msolver.flood.solver import solve
 
-PC19 = "/work/shared/data/flood/pc19-boards.txt"
-PC19_OPT = "/work/shared/data/flood/pc19-optimal-moves.txt"
+DATA = Path(__file__).resolve().parent / "data"
+PC19 = DATA / "pc19-sample-boards.txt"
+PC19_OPT = DATA / "pc19-sample-optimal.txt"
 
 
 def brute_force_length(board: FloodBoard) -> int:
@@ -56,11 +57,10 @@ def test_solved_board_needs_no_move() -> None:
 
 
 def test_pc19_boards_reach_the_known_optimum() -> None:
-    # Boards A* proves in well under a second each, to keep the suite quick.
-    picks = (0, 6, 7, 10)
-    all_boards = Path(PC19).read_text().split()
-    all_best = Path(PC19_OPT).read_text().split()
-    for text, ref in ((all_boards[i], all_best[i]) for i in picks):
+    all_boards = PC19.read_text().split()
+    all_best = PC19_OPT.read_text().split()
+    assert len(all_boards) == len(all_best) == 7
+    for text, ref in zip(all_boards, all_best, strict=True):
         board = FloodBoard.parse(text)
         sol = solve(board, budget_s=10.0)
         assert sol.optimal
@@ -70,9 +70,47 @@ def test_pc19_boards_reach_the_known_optimum() -> None:
 
 def test_fallback_when_budget_runs_out_still_wins() -> None:
     # A board that needs thousands of A* expansions: a near-zero budget forces the beam.
-    board = FloodBoard.parse(Path(PC19).read_text().split()[0])
+    board = FloodBoard.parse(PC19.read_text().split()[0])
     sol = solve(board, budget_s=1e-9)
     assert winning(board, sol.moves)
     assert sol.lower_bound <= len(sol.moves)
     assert sol.optimal == (sol.lower_bound == len(sol.moves))
     assert len(sol.moves) <= 25
+
+
+def region_bfs_length(board: FloodBoard) -> int:
+    """Breadth-first search over flood sets on the region graph, every colour tried."""
+    g = board.regions
+    start = 1 << g.start
+    seen = {start}
+    layer = [start]
+    depth = 0
+    while True:
+        if g.all in layer:
+            return depth
+        nxt = []
+        for flood in layer:
+            front = g.neighbours(flood)
+            for mask in g.colour_mask:
+                f2 = flood | (front & mask)
+                if f2 not in seen:
+                    seen.add(f2)
+                    nxt.append(f2)
+        layer = nxt
+        depth += 1
+
+
+def test_pruned_search_keeps_the_optimum_on_medium_boards() -> None:
+    # Boards big enough for the move-order and finishing prunings to act often.
+    import random
+
+    rng = random.Random(5)
+    for _ in range(40):
+        w, h, k = rng.randint(5, 8), rng.randint(5, 7), rng.randint(3, 6)
+        text = "\n".join(
+            "".join(str(rng.randint(1, k)) for _ in range(w)) for _ in range(h)
+        )
+        board = FloodBoard.parse(text)
+        sol = solve(board, budget_s=10.0)
+        assert sol.optimal and winning(board, sol.moves)
+        assert len(sol.moves) == region_bfs_length(board), text
