@@ -104,8 +104,43 @@ class _Bank:
     norms: F32
 
 
+# Sub-pixel shifts of every tile added when reading: a game that lays tiles
+# out on a fractional pitch (gnome-mines) draws each row or column up to a
+# pixel away from the lattice, anti-aliased differently. Not used to fit the
+# geometry, where a shifted tile would hide a misplaced board.
+_SHIFTS: tuple[tuple[float, float], ...] = (
+    (0.5, 0.0),
+    (-0.5, 0.0),
+    (0.0, 0.5),
+    (0.0, -0.5),
+    (1.0, 0.0),
+    (-1.0, 0.0),
+    (0.0, 1.0),
+    (0.0, -1.0),
+)
+
+
+def _shifted(tile: Image, dx: float, dy: float) -> Image:
+    import cv2
+
+    m = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], dtype=np.float32)
+    out: Image = np.asarray(
+        cv2.warpAffine(
+            tile,
+            m,
+            (tile.shape[1], tile.shape[0]),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        ),
+        dtype=np.uint8,
+    )
+    return out
+
+
 @lru_cache(maxsize=32)
-def _bank_cached(key: tuple[tuple[str, int, bytes, tuple[int, ...]], ...]) -> _Bank:
+def _bank_cached(
+    key: tuple[tuple[str, int, bytes, tuple[int, ...]], ...], shifts: bool = False
+) -> _Bank:
     labels: list[str] = []
     variant_label: list[int] = []
     rows: list[F32] = []
@@ -113,8 +148,10 @@ def _bank_cached(key: tuple[tuple[str, int, bytes, tuple[int, ...]], ...]) -> _B
         tile = np.frombuffer(raw, dtype=np.uint8).reshape(shape)
         if label not in labels:
             labels.append(label)
-        variant_label.append(labels.index(label))
-        rows.append(_features(_resample_tile(tile)))
+        moved = [_shifted(tile, dx, dy) for dx, dy in _SHIFTS] if shifts else []
+        for t in (tile, *moved):
+            variant_label.append(labels.index(label))
+            rows.append(_features(_resample_tile(t)))
     feats = np.concatenate(rows, axis=0)
     vl = np.array(variant_label, dtype=np.int64)
     starts = np.array([int(np.argmax(vl == i)) for i in range(len(labels))], dtype=np.intp)
@@ -141,21 +178,21 @@ def _profile_bank(profile: Profile) -> _Bank:
     hit = _PROFILE_BANKS.get(key)
     if hit is not None and hit[0] is profile.tiles:
         return hit[1]
-    bank = _bank(profile.tiles_at((w, h)))
+    bank = _bank(profile.tiles_at((w, h)), shifts=True)
     if len(_PROFILE_BANKS) > 64:
         _PROFILE_BANKS.clear()
     _PROFILE_BANKS[key] = (profile.tiles, bank)
     return bank
 
 
-def _bank(tiles: Mapping[str, Sequence[Image]]) -> _Bank:
+def _bank(tiles: Mapping[str, Sequence[Image]], *, shifts: bool = False) -> _Bank:
     key = tuple(
         (label, i, np.ascontiguousarray(t).tobytes(), tuple(t.shape))
         for label in LABELS
         if label in tiles
         for i, t in enumerate(tiles[label])
     )
-    return _bank_cached(key)
+    return _bank_cached(key, shifts)
 
 
 def sample_cells_u8(
