@@ -22,7 +22,7 @@ never a guess.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -355,6 +355,7 @@ class Fit:
     pitch: tuple[float, float]
     mean_distance: float
     readable: float  # fraction of cells read with confidence
+    per_set: tuple[float, ...] = ()  # every set's mean distance at its own best geometry
 
 
 def _quantise(v: float) -> float:
@@ -415,7 +416,10 @@ def fit_tilesets(
             for f in evaluate((o[0], o[1]), best.pitch, [best.index]):
                 if f.mean_distance < best.mean_distance:
                     best = f
-    return best
+    # each set at its own best whole-pixel geometry: the reader's shifted
+    # variants absorb a pixel of difference between sets
+    per_set = [min(f.mean_distance for f in fits if f.index == i) for i in everyone]
+    return replace(best, per_set=tuple(per_set))
 
 
 def rescale_tiles(
