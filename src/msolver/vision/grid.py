@@ -243,10 +243,10 @@ def calibrate(
         # tell which recorded size scales best, and sizes draw digits
         # differently: keep every size of this theme that fits about as well.
         for (other, more), score in zip(sets, fit.per_set, strict=True):
-            if other is base and more is not sets[fit.index][1]:
-                if score <= max(2 * fit.mean_distance, fit.mean_distance + 5e-4):
-                    for label, variants in more.items():
-                        tiles[label] = (*tiles.get(label, ()), *variants)
+            close = score <= max(2 * fit.mean_distance, fit.mean_distance + 5e-4)
+            if other is base and more is not sets[fit.index][1] and close:
+                for label, variants in more.items():
+                    tiles[label] = (*tiles.get(label, ()), *variants)
         pitch = fit.pitch
         # a whole pitch means the game draws on whole pixels: so does the board's edge
         origin = tuple(  # type: ignore[assignment]
