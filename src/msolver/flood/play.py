@@ -55,6 +55,7 @@ class Timing:
     settle_s: float = 2.0  # longest wait for a move to show on screen
     finish_s: float = 4.0  # longest wait for the victory flash to end
     new_game_s: float = 5.0  # longest wait for a new board after the new-game key
+    calm_s: float = 0.15  # a new board must read the same for this long
     poll_s: float = 0.01
     delay_s: float = 0.0  # extra pause between moves (for watching)
 
@@ -92,6 +93,10 @@ def pick_cell(board: FloodBoard, colour: int) -> int:
                 if j not in flood and board.cells[j] == colour:
                     return j
     raise ValueError(f"colour {colour} does not touch the flood")
+
+
+def _unseen_colour(r: FloodRead) -> bool:
+    return r.board is None and "not in the palette" in r.reason
 
 
 class FloodPlayer:
@@ -186,28 +191,53 @@ class FloodPlayer:
     def _start_game(self, number: int) -> FloodBoard:
         if number > 1:
             self.mouse.key(self.new_game_key)
-            r, ok = self._wait_for(
-                lambda r: r.board is not None and not r.board.is_solved(),
-                self.timing.new_game_s,
-            )
-            # An unseen colour reads as "not in the palette": learn it below.
-            if not ok and r.board is None and "not in the palette" not in r.reason:
-                raise FloodStop(f"no new game after {self.new_game_key!r}: {r.reason}")
-        r = self._read()
-        if r.board is None and "not in the palette" in r.reason:
-            img = self.capture.grab(self.region)
-            shifted = self.profile.grid.shifted(-self.region[0], -self.region[1])
-            try:
-                palette = learn_palette(img, shifted, self.profile.palette)
-            except FloodVisionError as exc:
-                raise FloodStop(f"cannot read the new board: {exc}") from exc
-            self.profile = FloodProfile(self.profile.grid, palette)
-            r = self._read()
-        if r.board is None:
-            raise FloodStop(f"cannot read the board: {r.reason}")
-        if r.board.is_solved():
-            raise FloodStop("the board is already one colour: start a new game first")
-        return r.board
+        end = self.clock() + self.timing.new_game_s
+        learned = False
+        while True:
+            look_for_new = not learned
+
+            def ready(r: FloodRead, look_for_new: bool = look_for_new) -> bool:
+                if r.board is not None:
+                    return not r.board.is_solved()
+                return look_for_new and _unseen_colour(r)
+
+            r, ok = self._wait_for(ready, max(0.0, end - self.clock()))
+            if ok and r.board is None:
+                # An unseen colour: learn the palette if it is still there once
+                # the screen has settled (a mid-redraw frame can look new too).
+                self.sleep(self.timing.calm_s)
+                if _unseen_colour(self._read()):
+                    self._learn_palette()
+                    learned = True
+                continue
+            if not ok:
+                if r.board is not None and r.board.is_solved():
+                    raise FloodStop("the board is already one colour: start a new game first")
+                what = f"no new game after {self.new_game_key!r}" if number > 1 else "no board"
+                raise FloodStop(f"{what}: {r.reason}")
+            assert r.board is not None
+            # The new board must hold still: a frame of the old game's victory
+            # flash, or one caught mid-redraw, also reads as a board.
+            first = r.board
+            calm = self.clock() + self.timing.calm_s
+            while self.clock() < calm:
+                self.sleep(self.timing.poll_s)
+                again = self._read()
+                if again.board is None or again.board.cells != first.cells:
+                    break
+            else:
+                return first
+            if self.clock() >= end:
+                raise FloodStop(f"game {number}: the board did not hold still")
+
+    def _learn_palette(self) -> None:
+        img = self.capture.grab(self.region)
+        shifted = self.profile.grid.shifted(-self.region[0], -self.region[1])
+        try:
+            palette = learn_palette(img, shifted, self.profile.palette)
+        except FloodVisionError as exc:
+            raise FloodStop(f"cannot read the new board: {exc}") from exc
+        self.profile = FloodProfile(self.profile.grid, palette)
 
     def _play(self, number: int, board: FloodBoard) -> GameResult:
         t0 = self.clock()
