@@ -358,6 +358,9 @@ class Fit:
     per_set: tuple[float, ...] = ()  # every set's mean distance at its own best geometry
 
 
+_MOVE_GAIN = 1.25
+
+
 def _quantise(v: float) -> float:
     """To 1/256 px: an origin of 23.4999999 and one of 23.5 must round alike everywhere."""
     return round(v * 256) / 256
@@ -408,13 +411,19 @@ def fit_tilesets(
     if not fits:
         return None
     best = min(fits, key=lambda f: f.mean_distance)
+    # A move away from the lattice's own estimate must be clearly better: at a
+    # scaled size no tile set fits exactly, and a blank board fits a
+    # misplaced edge almost as well as the right one.
+    home = min((f for f in fits if f.origin == (ox, oy)), key=lambda f: f.mean_distance)
+    if home.mean_distance <= best.mean_distance * _MOVE_GAIN + 1e-6:
+        best = home
     # half-pixel steps matter only where rounding a fractional lattice flips
     for axis in (0, 1, 0, 1):
         for step in (-0.5, 0.5):
             o = list(best.origin)
             o[axis] += step
             for f in evaluate((o[0], o[1]), best.pitch, [best.index]):
-                if f.mean_distance < best.mean_distance:
+                if f.mean_distance * _MOVE_GAIN < best.mean_distance:
                     best = f
     # each set at its own best whole-pixel geometry: the reader's shifted
     # variants absorb a pixel of difference between sets

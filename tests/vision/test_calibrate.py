@@ -1,0 +1,134 @@
+"""Calibration: the board found anywhere on a desktop at 100-200% scale; refusals with reasons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from msolver.vision.classify import read_board
+from msolver.vision.grid import CalibrationError, calibrate, find_grid
+from msolver.vision.profile import load_profile
+from tests.vision.conftest import SHOTS, desktop, scaled, shot, truth
+
+# (game, blank-ish shot, mid-game shot) at the game's default size
+CASES = {
+    "sgt-mines": ("t20-blank", "t20-mid2"),
+    "xdemineur": ("x21-g0-start", "x21-g1-f45"),
+    "gnome-mines": ("w1200-g0-start", "w1200-g1-f52"),
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "scale", "at"),
+    [
+        ("sgt-mines", 1.0, (0, 0)),
+        ("sgt-mines", 1.0, (1217, 603)),
+        ("sgt-mines", 1.25, (311, 47)),
+        ("sgt-mines", 1.5, (5, 390)),
+        ("sgt-mines", 1.75, (701, 13)),
+        ("sgt-mines", 2.0, (3, 5)),
+        ("xdemineur", 1.0, (900, 500)),
+        ("xdemineur", 1.25, (40, 20)),
+        ("xdemineur", 1.5, (999, 7)),
+        ("xdemineur", 2.0, (17, 31)),
+        ("gnome-mines", 1.0, (333, 222)),
+        ("gnome-mines", 1.5, (10, 10)),
+        ("gnome-mines", 2.0, (0, 0)),
+    ],
+)
+def test_blank_board_found_at_any_place_and_scale_then_read_exactly(
+    game: str, scale: float, at: tuple[int, int]
+) -> None:
+    blank, mid = CASES[game]
+    window = scaled(shot(SHOTS / game / f"{blank}.png"), scale)
+    size = (max(1920, at[0] + window.shape[1]), max(1080, at[1] + window.shape[0]))
+    prof = calibrate(desktop(window, at, size), mines=99)
+    builtin = load_profile(game)
+    assert (prof.rows, prof.cols, prof.mines, prof.theme) == (16, 30, 99, game)
+    for axis in (0, 1):
+        assert prof.pitch[axis] == pytest.approx(builtin.pitch[axis] * scale, abs=0.06)
+        expect = at[axis] + builtin.origin[axis] * scale
+        assert abs(prof.origin[axis] - expect) <= 1.0, (axis, prof.origin, expect)
+    screen = desktop(scaled(shot(SHOTS / game / f"{mid}.png"), scale), at, size)
+    res = read_board(screen, prof)
+    assert res.low_confidence == ()
+    assert res.board == truth(SHOTS / game / f"{mid}.png")
+
+
+def test_profile_is_in_screen_coordinates_of_a_multi_monitor_desktop() -> None:
+    # mss monitor 0 of a desktop whose left monitor starts at x = -1920
+    img = desktop(shot(SHOTS / "sgt-mines" / "t20-blank.png"), (100, 40))
+    prof = calibrate(img, screen_origin=(-1920, 0))
+    assert prof.origin == (100 + 30 - 1920, 40 + 55)
+    assert prof.cell_center(0, 0) == (100 + 30 - 1920 + 10, 40 + 55 + 10)
+    res = read_board(img, prof, image_origin=(-1920, 0))
+    assert res.board.cells == (-1,) * 480
+
+
+def test_mine_count_guessed_for_a_standard_size_required_otherwise() -> None:
+    assert calibrate(shot(SHOTS / "sgt-mines" / "t20-blank.png")).mines == 99
+    grid = find_grid(shot(SHOTS / "sgt-mines" / "t20-blank.png"))
+    # a 10x16 part of the board is no standard level
+    x0 = round(grid.origin[0])
+    part = shot(SHOTS / "sgt-mines" / "t20-blank.png")[:, : x0 + 10 * 20 + 6].copy()
+    with pytest.raises(CalibrationError, match="not a standard level: give the mine count"):
+        calibrate(part)
+    assert calibrate(part, mines=30).cols == 10
+    with pytest.raises(CalibrationError, match="do not fit"):
+        calibrate(part, mines=500)
+
+
+def test_refuses_a_desktop_with_no_board() -> None:
+    with pytest.raises(CalibrationError, match=r"^no board found"):
+        calibrate(desktop(np.zeros((0, 0, 3), np.uint8), (0, 0)))
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, (600, 800, 3), dtype=np.uint8)
+    with pytest.raises(CalibrationError, match=r"^no board found"):
+        calibrate(noise)
+    # windows and icons of every size, but no lattice of equal tiles
+    clutter = desktop(np.zeros((0, 0, 3), np.uint8), (0, 0))
+    for _ in range(60):
+        x, y = rng.integers(0, 1800), rng.integers(0, 1000)
+        w, h = rng.integers(8, 120), rng.integers(8, 120)
+        clutter[y : y + h, x : x + w] = rng.integers(0, 256, 3)
+    with pytest.raises(CalibrationError, match=r"^no board found"):
+        calibrate(clutter)
+
+
+def test_refuses_two_boards() -> None:
+    a = shot(SHOTS / "sgt-mines" / "t20-blank.png")
+    img = desktop(a, (0, 0))
+    img[400 : 400 + a.shape[0], 900 : 900 + a.shape[1]] = a
+    with pytest.raises(CalibrationError, match=r"two boards|2 boards"):
+        calibrate(img)
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (np.zeros((0, 0, 3), np.uint8), "empty"),
+        (np.zeros((10, 10), np.uint8), "shape"),
+        (np.zeros((10, 10, 3), np.float32), "uint8"),
+        ("not an array", "not an image"),
+    ],
+)
+def test_refuses_what_is_not_an_image(bad: object, message: str) -> None:
+    with pytest.raises(CalibrationError, match=message):
+        calibrate(bad)  # type: ignore[arg-type]
+
+
+def test_refuses_a_theme_that_is_not_on_screen() -> None:
+    img = shot(SHOTS / "xdemineur" / "x21-g0-start.png")
+    with pytest.raises(CalibrationError, match="does not look like theme 'sgt-mines'"):
+        calibrate(img, theme="sgt-mines")
+
+
+def test_an_unseen_theme_is_not_claimed_by_a_known_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from msolver.vision import grid
+
+    for game, (blank, _mid) in CASES.items():
+        others = tuple(g for g in CASES if g != game)
+        monkeypatch.setattr(grid, "BUILTIN_NAMES", others)
+        prof = calibrate(shot(SHOTS / game / f"{blank}.png"), mines=99)
+        assert prof.theme == "custom", game
+        assert set(prof.tiles) == {"unknown"}
