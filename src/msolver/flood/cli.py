@@ -74,22 +74,31 @@ def bench_boards(
     optimal: list[int] | None,
     limit: int,
     budget_s: float,
+    strategy: str = "astar",
+    depth: int = 4,
 ) -> dict[str, Any]:
     """Solve every board, check each answer by replaying it, and sum up."""
+    from msolver.flood.baselines import lookahead
+
     total = wins = hits = proved = 0
     ms: list[float] = []
     # CPU time of this process: the cost on one core, whatever else the machine runs.
     wall0 = time.perf_counter()
     for k, board in enumerate(boards):
         t0 = time.process_time()
-        sol = solve(board, budget_s=budget_s)
+        if strategy == "astar":
+            sol = solve(board, budget_s=budget_s)
+            moves, is_optimal = sol.moves, sol.optimal
+        else:
+            moves = lookahead(board, 1 if strategy == "greedy" else depth)
+            is_optimal = False
         ms.append((time.process_time() - t0) * 1000)
-        if not winning(board, sol.moves):
-            raise AssertionError(f"board {k + 1}: the solver's moves do not win")  # a bug
-        n = len(sol.moves)
+        if not winning(board, moves):
+            raise AssertionError(f"board {k + 1}: the {strategy} moves do not win")  # a bug
+        n = len(moves)
         total += n
         wins += n <= limit
-        proved += sol.optimal
+        proved += is_optimal
         if optimal is not None:
             hits += n == optimal[k]
     count = len(boards)
@@ -106,6 +115,7 @@ def bench_boards(
         "ms_max": round(max(ms), 1),
         "wall_s": round(time.perf_counter() - wall0, 1),
         "budget_s": budget_s,
+        "strategy": strategy if strategy != "lookahead" else f"lookahead{depth}",
     }
 
 
@@ -135,6 +145,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             boards = read_boards(text, args.colours)
         except FloodBoardError as exc:
             raise UsageError(f"{where}: {exc}") from exc
+        if args.depth < 1:
+            raise UsageError(f"--depth {args.depth}: must be at least 1")
         if args.count is not None:
             boards = boards[: args.count]
         optimal = None
@@ -142,11 +154,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
             optimal = _read_optimal(args.optimal, boards, args.count)
     except UsageError as exc:
         return _fail(str(exc))
-    result = bench_boards(boards, optimal, args.limit, args.budget)
+    result = bench_boards(boards, optimal, args.limit, args.budget, args.strategy, args.depth)
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"boards:        {result['boards']}")
+    print(f"boards:        {result['boards']} ({result['strategy']})")
     print(f"total moves:   {result['total_moves']} (mean {result['mean_moves']})")
     if optimal is not None:
         print(
@@ -193,6 +205,14 @@ def register(sub: Any) -> None:
         help=f"exact-search time a board before the fallback (default {BENCH_BUDGET_S})",
     )
     b.add_argument("--count", type=int, help="only the first N boards")
+    b.add_argument(
+        "--strategy", choices=("astar", "greedy", "lookahead"), default="astar",
+        help="astar: this solver (default); greedy / lookahead: the published bots' "
+        "area-maximising play, for comparison",
+    )
+    b.add_argument(
+        "--depth", type=int, default=4, help="moves looked ahead by --strategy lookahead (4)"
+    )
     b.add_argument("--colours", type=int, default=16, help="most colours allowed (default 16)")
     b.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     b.set_defaults(handler=cmd_bench)
