@@ -143,6 +143,9 @@ class SimReader:
             board = self.corrupt(board)
         return Reading(board, tuple(low))
 
+    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
+        return None
+
     def learn(self, image: Image, board: Board) -> None:
         self.learned.append(board)
 

@@ -211,12 +211,40 @@ def _wait_start(keys: Any, args: argparse.Namespace, say: Any) -> bool:
     return True
 
 
+def _reader(profile: Profile) -> Any:
+    """The classifier for a known theme; for a new one, the reader that learns its tiles."""
+    if profile.theme == "custom" or "1" not in profile.tiles:
+        from msolver.play.learn import LearningReader
+
+        return LearningReader(profile)
+    from msolver.play.vision_reader import VisionReader
+
+    return VisionReader(profile)
+
+
+def _save_learned(reader: Any, args: argparse.Namespace, say: Any) -> None:
+    """Keep the tiles a new theme showed for the next session (user profiles only)."""
+    from msolver.play.learn import LearningReader
+    from msolver.vision.profile import ProfileError, save_profile, user_dir
+
+    if not isinstance(reader, LearningReader) or not reader.learned or args.profile is None:
+        return
+    name = args.profile
+    if not (user_dir() / f"{name}.json").is_file():
+        return
+    try:
+        path = save_profile(reader.learned_profile(), name)
+    except ProfileError as exc:
+        say(f"warning: could not save the learned tiles: {exc}")
+        return
+    say(f"learned tiles {', '.join(reader.learned)}; saved to {path}")
+
+
 def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any) -> int:
     from msolver.io.mouse import MouseError, open_mouse
     from msolver.play.log import EventLog
     from msolver.play.loop import Player, PlayStop, Settings
     from msolver.play.target import NewGame
-    from msolver.play.vision_reader import VisionReader
 
     new_game = None
     if profile.new_game:
@@ -241,9 +269,10 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
             raise CliError(f"no mouse available ({exc}); nothing was clicked") from exc
         log = EventLog(args.log_json) if args.log_json else None
         settings = Settings(games=args.games, chord=not args.no_chord)
+        reader = _reader(profile)
         try:
             player = Player(
-                VisionReader(profile),
+                reader,
                 capture,
                 mouse,
                 keys,
@@ -258,6 +287,7 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
         finally:
             if log is not None:
                 log.close()
+            _save_learned(reader, args, say)
     finally:
         keys.close()
     n = len(outcome.games)
@@ -277,21 +307,26 @@ def _hint(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any
     """Print the best move and the mine probabilities whenever the board changes; never click."""
     from msolver.play.hint import render_hint
     from msolver.play.loop import game_state
-    from msolver.play.vision_reader import VisionReader
 
-    reader = VisionReader(profile)
+    reader = _reader(profile)
     keys = _hotkeys(argparse.Namespace(**{**vars(args), "start_now": True}), say)
     region = reader.grid.rect()
     shown = None
+    unclear_since: float | None = None
     try:
         say(f"hint mode: nothing is clicked; {args.stop_key} or Ctrl+C ends it")
         while not keys.stop.is_set():
             reading = reader.read(capture.grab(region))
-            if reading.problem:
-                raise CliError(f"cannot read the board: {reading.problem}")
-            if reading.low_confidence:
-                time.sleep(0.1)
+            if reading.low_confidence or reading.alternatives:
+                # A redraw, or a new theme's tile not named yet: look again, but
+                # not forever when the board is gone.
+                now = time.monotonic()
+                unclear_since = unclear_since if unclear_since is not None else now
+                if reading.problem and now - unclear_since > 2.0:
+                    raise CliError(f"cannot read the board: {reading.problem}")
+                time.sleep(0.05)
                 continue
+            unclear_since = None
             if reading.board != shown:
                 shown = reading.board
                 print(render_hint(reading.board), flush=True)

@@ -16,13 +16,22 @@ from typing import Literal
 
 import numpy as np
 
-from msolver.core.board import EXPLODED, MINE, UNKNOWN, WRONG_FLAG, Board, state_char
+from msolver.core.board import (
+    EXPLODED,
+    MINE,
+    UNKNOWN,
+    WRONG_FLAG,
+    Board,
+    neighbours_table,
+    state_char,
+)
 from msolver.core.game import FirstClick
-from msolver.core.solver import Solver
+from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError, Image
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
 from msolver.play.log import EventLog
+from msolver.play.naming import decide_among
 from msolver.play.plan import Click, plan
 from msolver.play.target import NewGame, Reader, Reading
 
@@ -135,6 +144,7 @@ class Player:
         self.solver = Solver(self.settings.first_click)
         self.park = self.grid.park_point(capture.screen())
         self.last_board: Board | None = None
+        self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
         if (
@@ -180,14 +190,15 @@ class Player:
         game = _Game(number)
         image, reading = self._look(self._grab())
         prev: Board | None = None
+        prev_unsure: frozenset[int] = frozenset()
         sent: list[Click] = []
         recheck_until = self.clock() + self.settings.confirm
         while True:
             board = reading.board
             try:
                 if prev is not None:
-                    self._check_continuity(prev, board)
-                decision = self.solver.decide(board)
+                    self._check_continuity(prev, board, skip=prev_unsure | reading.unsure)
+                decision = self._decide(reading)
                 if decision.status == "inconsistent":
                     raise PlayStop(
                         f"the board reads inconsistent ({decision.reason}); stopped instead of "
@@ -222,7 +233,9 @@ class Player:
                     "no unknown cell is left but the game is not won: a flag on screen "
                     "must be wrong"
                 )
-            clicks = plan(board, decision.moves, chord=bool(self.chord_buttons))
+            # A chord rests on a number: never on one the reader is unsure of.
+            chord = bool(self.chord_buttons) and not reading.unsure
+            clicks = plan(board, decision.moves, chord=chord)
             if not clicks:
                 raise PlayStop("the solver found nothing to click on a board still in play")
             game.frames += 1
@@ -230,7 +243,7 @@ class Player:
                 raise PlayStop(f"no end after {self.settings.max_frames} frames")
             self._send(game, board, clicks)
             sent = clicks
-            prev = board
+            prev, prev_unsure = board, reading.unsure
             image, reading = self._after_batch(image, board, clicks)
             recheck_until = self.clock() + self.settings.confirm
 
@@ -261,6 +274,17 @@ class Player:
                 p_mine=round(click.p_mine, 6),
             )
         self._mouse(lambda: self.mouse.move(*self.park))
+        self.reader.sent(
+            frozenset(c.index for c in clicks if c.kind == "right"),
+            frozenset(c.index for c in clicks if c.kind == "left" and c.p_mine > 0),
+        )
+
+    def _decide(self, reading: Reading) -> Decision:
+        if len(reading.alternatives) > 1:
+            # The reader is unsure of a tile: act only on what holds for every
+            # board it could be (a guess is weighted over all of them).
+            return decide_among(reading.alternatives)
+        return self.solver.decide(reading.board)
 
     def _check_target(self, board: Board, click: Click) -> None:
         """The last gate before a click: on the board, and on a cell of the right kind."""
@@ -304,13 +328,19 @@ class Player:
         deadline = self.clock() + self.settings.confirm
         while True:
             reading = self.reader.read(image)
-            if not reading.low_confidence:
+            open_zero = self._open_zero(reading.board)
+            if not reading.low_confidence and open_zero is None:
                 return image, reading
             if self.clock() > deadline:
                 board = reading.board
-                where = _where(board, reading.low_confidence[0])
                 if reading.problem:
                     raise PlayStop(f"cannot read the board: {reading.problem}")
+                if not reading.low_confidence and open_zero is not None:
+                    raise PlayStop(
+                        f"a 0 at {_where(board, open_zero)} borders unopened cells, which no "
+                        "game shows: a misread (a highlighted cell?) or a frozen redraw"
+                    )
+                where = _where(board, reading.low_confidence[0])
                 raise PlayStop(
                     f"{len(reading.low_confidence)} cells read with low confidence (first at "
                     f"{where}): the board is not where the profile says (window moved, "
@@ -319,6 +349,16 @@ class Player:
             self._check_stop()
             time.sleep(0.02)
             image = self._grab()
+
+    def _open_zero(self, board: Board) -> int | None:
+        """A 0 next to an unopened cell, if any: the game opens a 0's neighbours in the
+        same redraw, so such a frame is caught mid-redraw or misread (gnome-mines
+        lights the cell under the pointer in a grey close to an opened cell)."""
+        cells = board.cells
+        for i, s in enumerate(cells):
+            if s == 0 and any(cells[j] == UNKNOWN for j in self._nbrs[i]):
+                return i
+        return None
 
     def _wait_change(self, before: Image, timeout: float) -> Image:
         """Grab until the frame differs from `before`, then until it holds still."""
@@ -355,10 +395,12 @@ class Player:
                 return image, reading
             image = self._wait_change(image, left)
 
-    def _check_continuity(self, prev: Board, board: Board) -> None:
+    def _check_continuity(
+        self, prev: Board, board: Board, skip: frozenset[int] = frozenset()
+    ) -> None:
         """Opened cells never change in a game: if one does, this is not our board any more."""
         for i, (a, b) in enumerate(zip(prev.cells, board.cells, strict=True)):
-            if a >= 0 and b != a:
+            if a >= 0 and b != a and not (i in skip and b >= 0):
                 raise PlayStop(
                     f"the board changed by itself at {_where(board, i)} (was "
                     f"{a}, now reads {state_char(b)}): window moved or covered, or a new game "

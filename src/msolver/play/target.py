@@ -109,6 +109,11 @@ class Reading:
     low_confidence: tuple[int, ...] = ()
     # Why the reader could not read the board at all (then every cell is low).
     problem: str = ""
+    # A theme still being learned may show a look that could be one of several
+    # numbers: then every board that fits is given (`board` is the first), and
+    # `unsure` holds the opened cells whose number differs between them.
+    alternatives: tuple[Board, ...] = ()
+    unsure: frozenset[int] = frozenset()
 
 
 class Reader(Protocol):
@@ -121,6 +126,13 @@ class Reader(Protocol):
     def mines(self) -> int: ...
 
     def read(self, image: Image) -> Reading: ...
+
+    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
+        """Called after each batch with the cells it right-clicked and those it
+        opened on a guess (a reader learning a theme names a new look on exactly
+        the flagged cells the flag, and one on a guessed cell may be the mine
+        that went off)."""
+        ...
 
     def learn(self, image: Image, board: Board) -> None:
         """Called with a finished board whose every cell is known from the game's rules,

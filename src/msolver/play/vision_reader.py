@@ -128,6 +128,9 @@ class VisionReader:
         board = Board(p.cols, p.rows, p.mines, tuple(cells))
         return Reading(board, tuple(sorted(low)))
 
+    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
+        return None
+
     def learn(self, image: Image, board: Board) -> None:
-        # The classifier's theme learning hooks in here once it exists.
+        # Built-in themes know every tile already.
         return None

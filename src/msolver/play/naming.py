@@ -1,0 +1,229 @@
+"""Naming tiles never seen before from the rules of the game alone.
+
+A theme that is not built in starts with one known tile, the unopened one
+(from the blank board of the calibration). Every other look is learned in
+play: when a batch of clicks shows tiles of new looks, each new look (a
+class of identical cells) is named by what the rules allow:
+
+- a look on cells we just flagged, and nowhere else, is the flag;
+- every other new look on a cell that was unopened is an opened cell, so it
+  shows a number 0-8 that no known look shows yet (one look per number);
+- a number is at least its flagged neighbours and at most its unopened plus
+  flagged neighbours, on every cell of the look;
+- of the assignments of numbers to looks that fit those bounds, only those
+  for which the whole board has a mine layout (the solver's exact count) can
+  be true.
+
+A look is named only when every fitting assignment gives it the same number.
+An ambiguous look stays unnamed and its cells are reported as unread, so the
+player never acts on a guess about the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from msolver.core.board import FLAG, UNKNOWN, Board, neighbours_table
+from msolver.core.solver import Decision, Move
+from msolver.core.solver.constraints import Inconsistent, build
+from msolver.core.solver.probability import analyse
+
+# Beyond this many assignments to try, the evidence is too thin: name nothing yet.
+MAX_ASSIGNMENTS = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class Naming:
+    """Names found (look id -> "flag" or "0".."8"), and why the rest stayed unnamed."""
+
+    names: dict[int, str]
+    unnamed: tuple[int, ...]
+    reason: str = ""
+    # Every numbering of the unnamed looks that fits the board (look id -> number).
+    fits: tuple[dict[int, int], ...] = ()
+
+
+def name_looks(
+    width: int,
+    height: int,
+    mines: int,
+    known: Sequence[int | None],
+    looks: Mapping[int, Sequence[int]],
+    *,
+    flagged: frozenset[int] = frozenset(),
+    known_numbers: frozenset[int] = frozenset(),
+    guessed: frozenset[int] = frozenset(),
+) -> Naming:
+    """Name new looks on a board.
+
+    known: per cell, its state when its look is known (UNKNOWN for the
+    unopened look), None when its look is one of `looks`.
+    looks: look id -> the cells showing it (each cell in exactly one look).
+    flagged: cells we right-clicked since they were last read as unopened.
+    known_numbers: numbers whose look is already known (a new look is another number).
+    guessed: cells the last batch opened on a guess (one may have been a mine).
+    """
+    names: dict[int, str] = {}
+    numbered: dict[int, Sequence[int]] = {}
+    for look, cells in looks.items():
+        if cells and all(i in flagged for i in cells) and not _flag_known(known):
+            names[look] = "flag"
+        else:
+            numbered[look] = cells
+    if not numbered:
+        return Naming(names, ())
+    nbrs = neighbours_table(width, height)
+    base: list[int] = [UNKNOWN if s is None else s for s in known]
+    for look, name in names.items():
+        for i in looks[look]:
+            base[i] = FLAG if name == "flag" else base[i]
+    candidates: dict[int, list[int]] = {}
+    for look, cells in numbered.items():
+        lo, hi = 0, 8
+        for i in cells:
+            hidden = sum(1 for j in nbrs[i] if base[j] == UNKNOWN and known[j] is not None)
+            flags = sum(1 for j in nbrs[i] if base[j] == FLAG)
+            lo, hi = max(lo, flags), min(hi, hidden + flags)
+        # A 0 opens its neighbours at once: it never borders an unopened cell,
+        # and a cell with no unopened or flagged neighbour left can only be a 0
+        # (a number's mines stay unopened).
+        open_all = all(
+            not any(base[j] == UNKNOWN and known[j] is not None for j in nbrs[i]) for i in cells
+        )
+        candidates[look] = [
+            v
+            for v in range(lo, hi + 1)
+            if v not in known_numbers and (v == 0) == (open_all and hi == 0)
+        ]
+    order = sorted(numbered, key=lambda k: len(candidates[k]))
+    total = 1
+    for look in order:
+        total *= max(1, len(candidates[look]))
+    if total > MAX_ASSIGNMENTS:
+        return Naming(names, tuple(order), f"{total} ways to number the new looks")
+    fits: list[tuple[int, ...]] = []
+    for values in product(*(candidates[k] for k in order)):
+        if len(set(values)) != len(values):
+            continue
+        cells = list(base)
+        for look, v in zip(order, values, strict=True):
+            for i in numbered[look]:
+                cells[i] = v
+        board = Board(width, height, mines, tuple(cells))
+        if isinstance(build(board), Inconsistent):
+            continue
+        if analyse(board).status != "ok":
+            continue
+        fits.append(values)
+    if not fits:
+        lost = _name_loss(width, height, mines, base, numbered, known_numbers, guessed)
+        if lost is not None:
+            names.update(lost)
+            return Naming(names, ())
+        return Naming(names, tuple(order), "no numbering of the new looks fits the board")
+    unnamed = []
+    for k, look in enumerate(order):
+        seen = {f[k] for f in fits}
+        if len(seen) == 1:
+            names[look] = str(seen.pop())
+        else:
+            unnamed.append(look)
+    if not unnamed:
+        return Naming(names, ())
+    pos = {look: k for k, look in enumerate(order)}
+    alts = tuple({look: f[pos[look]] for look in unnamed} for f in fits)
+    unique = tuple({tuple(sorted(a.items())): a for a in alts}.values())
+    return Naming(names, tuple(unnamed), f"{len(unique)} numberings fit", unique)
+
+
+def _name_loss(
+    width: int,
+    height: int,
+    mines: int,
+    base: Sequence[int],
+    numbered: Mapping[int, Sequence[int]],
+    known_numbers: frozenset[int],
+    guessed: frozenset[int],
+) -> dict[int, str] | None:
+    """Names for a lost board, when exactly one reading explains it; else None.
+
+    A lost game shows all its mines: one or two new looks (the mines, and
+    the one that went off) on cells that were unopened, as many as the board
+    has mines (with the flags); or only the one that went off, on the cell
+    the last guess opened. With those as mines
+    (and the flags), every number on the board must count its mined
+    neighbours exactly, and each other new look must be one number.
+    """
+    nbrs = neighbours_table(width, height)
+    found: list[dict[int, str]] = []
+    looks = list(numbered)
+    for size in (1, 2):
+        for group in combinations(looks, size):
+            mined = {i for k in group for i in numbered[k]}
+            mined |= {i for i, s in enumerate(base) if s == FLAG}
+            went_off = (
+                size == 1 and len(numbered[group[0]]) == 1 and numbered[group[0]][0] in guessed
+            )
+            if len(mined) != mines and not went_off:
+                # Most games show every mine when one goes off (sgt-mines only the
+                # one, on the cell we guessed); less is no evidence of a loss.
+                continue
+            names: dict[int, str] = {}
+            for k in looks:
+                counts = {sum(1 for j in nbrs[i] if j in mined) for i in numbered[k]}
+                if k not in group and len(counts) == 1 and not counts <= known_numbers:
+                    names[k] = str(counts.pop())
+            if len(names) != len(looks) - size or len(set(names.values())) != len(names):
+                continue
+            numbers_fit = all(
+                s < 0 or sum(1 for j in nbrs[i] if j in mined) == s for i, s in enumerate(base)
+            )
+            if not numbers_fit:
+                continue
+            if size == 1:
+                names[group[0]] = "exploded" if len(numbered[group[0]]) == 1 else "mine"
+            else:
+                a, b = sorted(group, key=lambda k: len(numbered[k]))
+                if len(numbered[a]) != 1:
+                    continue
+                names[a], names[b] = "exploded", "mine"
+            found.append(names)
+    return found[0] if len(found) == 1 else None
+
+
+def _flag_known(known: Sequence[int | None]) -> bool:
+    return any(s == FLAG for s in known)
+
+
+def decide_among(boards: Sequence[Board]) -> Decision:
+    """The moves for a board known only up to `boards` (each one may be the true one).
+
+    Each board's layouts are counted exactly; a layout of any board is as
+    likely as a layout of another, so a cell's mine probability is the
+    layout-weighted mean over the boards. Cells safe (or mined) in every
+    board are certain moves; otherwise the one guess is the safest cell.
+    """
+    analyses = [a for a in (analyse(b) for b in boards) if a.status == "ok" and a.layouts > 0]
+    if not analyses:
+        return Decision("inconsistent", "no reading of the unsure tiles fits the board", (), False)
+    total = sum(a.layouts for a in analyses)
+    first = boards[0]
+    unknown = [i for i, s in enumerate(first.cells) if s == UNKNOWN]
+    if not unknown:
+        return Decision("done", "no unknown cells left", (), True)
+    prob: dict[int, float] = {}
+    for i in unknown:
+        p = 0.0
+        for a in analyses:
+            q = a.prob[i]
+            p += (a.layouts / total) * (1.0 if q is None else q)
+        prob[i] = p
+    safe = sorted(set.intersection(*(set(a.safe) for a in analyses)))
+    mines = sorted(set.intersection(*(set(a.mines) for a in analyses)))
+    if safe or mines:
+        moves = [Move("open", i, 0.0) for i in safe] + [Move("flag", i, 1.0) for i in mines]
+        return Decision("ok", "", tuple(moves), True, "alternatives")
+    i = min(unknown, key=lambda j: (prob[j], j))
+    return Decision("ok", "", (Move("open", i, prob[i]),), False, "alternatives")

@@ -1,0 +1,148 @@
+"""Learning an unknown theme in play: naming looks from the rules, and whole games on a
+simulated screen read by `LearningReader` from nothing but the unopened tile."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from msolver.core.board import FLAG, UNKNOWN, Board
+from msolver.core.game import Game, Status
+from msolver.io.hotkeys import FakeHotkeys
+from msolver.play.learn import LearningReader
+from msolver.play.loop import Player, Settings
+from msolver.play.naming import decide_among, name_looks
+from msolver.vision.profile import Profile
+from tests.support.live import SimReader, colour_of, expert_sim
+
+FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.2, new_game_timeout=1.0)
+
+
+def blank_profile(grid_origin: tuple[float, float], pitch: float, rows: int, cols: int) -> Profile:
+    tile = np.zeros((round(pitch), round(pitch), 3), dtype=np.uint8)
+    tile[:] = colour_of(UNKNOWN)
+    return Profile(
+        name="t",
+        theme="custom",
+        origin=grid_origin,
+        pitch=(pitch, pitch),
+        rows=rows,
+        cols=cols,
+        mines=99,
+        tiles={"unknown": (tile,)},
+    )
+
+
+def hide(board: Board, learned: set[int]) -> tuple[list[int | None], dict[int, list[int]]]:
+    known: list[int | None] = []
+    looks: dict[int, list[int]] = {}
+    for i, s in enumerate(board.cells):
+        if s in learned:
+            known.append(s)
+        else:
+            known.append(None)
+            looks.setdefault(s, []).append(i)
+    return known, looks
+
+
+def test_naming_finds_zero_and_numbers_of_a_first_opening() -> None:
+    game = Game(30, 16, 99, seed=5, first_click="opening")
+    game.open(8 * 30 + 15)
+    known, looks = hide(game.board, {UNKNOWN})
+    naming = name_looks(30, 16, 99, known, looks)
+    # Every name given is the true one; 0 and 1 are always decided by the bounds.
+    for look, name in naming.names.items():
+        assert name == str(look)
+    assert {"0", "1"} <= set(naming.names.values())
+    for fit in naming.fits:
+        assert set(fit) == set(naming.unnamed)
+
+
+def test_naming_never_lies_over_whole_games() -> None:
+    # Name looks frame by frame as a player would see them; a wrong name is a
+    # misread the solver would trust, so none may ever come out.
+    from msolver.core.solver import Solver
+
+    solver = Solver("opening")
+    named = 0
+    for seed in range(6):
+        game = Game(30, 16, 99, seed=seed, first_click="opening")
+        learned = {UNKNOWN}
+        flagged: set[int] = set()
+        while game.status is Status.PLAYING:
+            board = game.board
+            known, looks = hide(board, learned)
+            if looks:
+                numbers = frozenset(x for x in learned if x >= 0)
+                naming = name_looks(
+                    30, 16, 99, known, looks, flagged=frozenset(flagged), known_numbers=numbers
+                )
+                for look, name in naming.names.items():
+                    assert name == ("flag" if look == FLAG else str(look))
+                    learned.add(look)
+                    named += 1
+                if naming.unnamed:
+                    # The truth is always among the numberings that fit.
+                    assert {look: look for look in naming.unnamed} in naming.fits
+            d = solver.decide(board)
+            if d.status != "ok":
+                break
+            for m in d.moves:
+                if m.kind == "open":
+                    game.open(m.index)
+                else:
+                    game.flag(m.index)
+                    flagged.add(m.index)
+    assert named >= 6 * 4
+
+
+def test_decide_among_keeps_only_moves_sure_on_every_board() -> None:
+    # The look at row 2, column 2 is a 1 or a 2. Alone, each board has certain
+    # moves; together no cell is sure, and the guess weighs each board by its
+    # layouts: "1" leaves 1 layout (all of column 4 mined), "2" leaves 3.
+    one = Board.parse("01..\n01..\n01..", mines=4)
+    two = Board.parse("01..\n02..\n01..", mines=4)
+    alone = decide_among([one])
+    assert alone.certain
+    assert {m.index for m in alone.moves if m.kind == "open"} == {2, 10}
+    assert {m.index for m in alone.moves if m.kind == "flag"} == {3, 6, 7, 11}
+    both = decide_among([one, two])
+    assert not both.certain and len(both.moves) == 1
+    assert both.moves[0].index == 6
+    assert both.moves[0].p_mine == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize("seed", [3, 7])  # lost, won
+def test_learning_reader_plays_whole_games_from_the_blank_tile_alone(seed: int) -> None:
+    # The reference: the same game read by the exact reader.
+    ref = expert_sim(seed)
+    ref_player = Player(
+        SimReader(ref.grid, 99),
+        ref.capture(),
+        ref.mouse(),
+        FakeHotkeys(started=True),
+        settings=FAST,
+    )
+    ref_out = ref_player.run()
+    sim = expert_sim(seed)
+    reader = LearningReader(blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30))
+    said: list[str] = []
+    player = Player(
+        reader,
+        sim.capture(),
+        sim.mouse(),
+        FakeHotkeys(started=True),
+        settings=FAST,
+        say=said.append,
+    )
+    out = player.run()
+    # The same game, the same end: the learner reads as well as the exact reader,
+    # including the mines a lost game shows.
+    assert out.stopped is None, (out.stopped, said)
+    assert [g.result for g in out.games] == [g.result for g in ref_out.games]
+    assert sim.game.status.value == out.games[0].result
+    assert "0" in reader.learned and "1" in reader.learned
+    # Every learned look carries the colour of the state it was named.
+    for look in reader.looks:
+        if look.state is not None:
+            assert tuple(int(v) for v in look.tile[5, 5]) == colour_of(look.state)
