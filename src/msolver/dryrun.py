@@ -145,18 +145,30 @@ class Renderer:
 
 
 def _recolour(tile: Image, rng: np.random.Generator) -> Image:
-    """The digit's strokes in a random other colour (as a noisy contest server did)."""
-    flat = tile.reshape(-1, 3).astype(np.int16)
+    """The digit redrawn in a random other colour (as a noisy contest server did).
+
+    Each pixel inside the cell is a blend of the background and the ink
+    (anti-aliased edges are part ink); the blend is kept and the ink colour
+    replaced: its channels permuted and shifted, and kept visible against
+    the background. Border lines and bevels are left alone.
+    """
+    flat = tile.reshape(-1, 3).astype(np.float32)
     bg = np.median(flat, axis=0)
-    ink = np.abs(flat - bg).max(axis=1) > 60
-    out = flat.copy()
-    perm = rng.permutation(3)
-    shift = rng.integers(-50, 51, size=3)
-    out[ink] = np.clip(flat[ink][:, perm] + shift, 0, 255)
-    # keep strokes visible: if the new colour is too close to the background, darken it
-    close = ink & (np.abs(out - bg).max(axis=1) < 60)
-    out[close] = np.clip(out[close] - 120, 0, 255)
-    result: Image = out.reshape(tile.shape).astype(np.uint8)
+    h, w = tile.shape[:2]
+    my, mx = max(2, h // 8), max(2, w // 8)
+    inner = np.zeros((h, w), dtype=bool)
+    inner[my : h - my, mx : w - mx] = True
+    dev = np.abs(flat - bg).max(axis=1) * inner.ravel()
+    peak = float(dev.max())
+    if peak < 40:
+        return tile
+    ink = flat[int(np.argmax(dev))]
+    new = np.clip(ink[rng.permutation(3)] + rng.integers(-50, 51, size=3), 0, 255)
+    if np.abs(new - bg).max() < 80:
+        new = np.clip(new - 120, 0, 255)
+    alpha = (dev / peak)[:, None]
+    out = np.where(alpha > 0.05, bg + alpha * (new - bg), flat)
+    result: Image = np.clip(np.rint(out), 0, 255).astype(np.uint8).reshape(tile.shape)
     return result
 
 

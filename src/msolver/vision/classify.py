@@ -44,6 +44,11 @@ _MAX_UNREADABLE = 0.2
 
 F32 = npt.NDArray[np.float32]
 
+_BG_SAMPLES = np.array(
+    [r * K + c for r in range(2, K - 2) for c in (2, K // 3, K - 1 - K // 3, K - 3)],
+    dtype=np.intp,
+)
+
 if TYPE_CHECKING:
     from msolver.vision.grid import Grid
 
@@ -70,9 +75,12 @@ def _features(samples: F32) -> F32:
     n = samples.shape[0]
     kk = K * K
     flat = samples.reshape(n, kk, 3)
-    # background: the median of a quarter of the samples (every 4th column),
-    # enough while strokes cover less than half of a cell, and 15x cheaper
-    bg = np.partition(flat[:, ::4], kk // 8, axis=1)[:, kk // 8 : kk // 8 + 1]
+    # background: the median of a few samples inside the border lines and off
+    # the middle columns where the bars of 1, 4 and 7 run; robust while ink
+    # covers less than half of them, and 15x cheaper than a full median
+    sub = flat[:, _BG_SAMPLES]
+    mid = len(_BG_SAMPLES) // 2
+    bg = np.partition(sub, mid, axis=1)[:, mid : mid + 1]
     d = np.abs(flat - bg)
     dev = np.maximum(np.maximum(d[:, :, 0], d[:, :, 1]), d[:, :, 2])
     # deviations under _INK are pixel noise (JPEG, sensor), not strokes
@@ -81,7 +89,17 @@ def _features(samples: F32) -> F32:
     # scale contrast to the strongest stroke, but leave near-flat cells flat
     shape = dev / np.maximum(peak, np.float32(0.25))
     out = np.empty((n, kk * 4), dtype=np.float32)
-    out[:, : kk * 3] = flat.reshape(n, kk * 3)
+    # colour of everything but the ink: a digit's colour may be shifted at
+    # random (as a contest server did), its place on the face may not
+    # (with a one-sample margin: resampling blends the ink into its neighbours)
+    ink = (dev > 0).reshape(n, K, K)
+    near = ink.copy()
+    near[:, 1:] |= ink[:, :-1]
+    near[:, :-1] |= ink[:, 1:]
+    near[:, :, 1:] |= near[:, :, :-1].copy()
+    near[:, :, :-1] |= near[:, :, 1:].copy()
+    colour = np.where(near.reshape(n, kk, 1), bg, flat)
+    out[:, : kk * 3] = colour.reshape(n, kk * 3)
     out[:, : kk * 3] *= np.float32(1 / np.sqrt(3.0))
     out[:, kk * 3 :] = shape
     out[:, kk * 3 :] *= np.float32(np.sqrt(_SHAPE_WEIGHT))
@@ -261,7 +279,9 @@ def _classify_feats(
     d1 = per_label[np.arange(len(best)), best].astype(np.float64)
     if nl > 1:
         d2 = per_label[np.arange(len(best)), order[:, 1]].astype(np.float64)
-        conf = 1.0 - d1 / np.maximum(d2, 1e-9)
+        # on distances, not squared ones: a tile half one label, half another
+        # must come out unsure, not 75% sure
+        conf = 1.0 - np.sqrt(d1 / np.maximum(d2, 1e-9))
     else:
         conf = np.ones_like(d1)
     conf = np.where(d1 > _FAR, 0.0, np.clip(conf, 0.0, 1.0))
@@ -358,7 +378,7 @@ class Fit:
     per_set: tuple[float, ...] = ()  # every set's mean distance at its own best geometry
 
 
-_MOVE_GAIN = 1.25
+_EXACT = 1e-4  # mean feature distance of a board drawn with exactly the profile's tiles
 
 
 def _quantise(v: float) -> float:
@@ -373,69 +393,77 @@ def fit_tilesets(
     rows: int,
     cols: int,
     tilesets: Sequence[Mapping[str, Sequence[Image]]],
+    face_offsets: Sequence[tuple[float, float]] | None = None,
 ) -> Fit | None:
     """The tile set and the geometry (within a pixel or so of the given one) that read best.
 
-    The lattice fit knows the board's edge to about half a pixel and a pitch
-    near a whole number may be an estimate of exactly that number, so whole
-    and half pixel shifts of the origin, and the pitch as found or rounded,
-    are tried; the score is the mean distance of every cell to its nearest
-    tile, so the truest alignment with the truest tiles wins.
+    origin comes from the lattice of flat tile faces, which sit off the
+    centre of their boxes by the bevel: face_offsets gives, per set, where
+    its unopened tile's face centre sits from the box centre, so each set
+    starts from its own estimate of the edge. Around it whole-pixel shifts
+    and the pitch as found or rounded are tried; the score is the mean
+    distance of every cell to its nearest tile. Only an exact match (the
+    game's own pixels at their recorded size) may move the edge off a set's
+    estimate: at a scaled size no set fits exactly, and a blank board fits a
+    misplaced edge almost as well as the right one.
     """
     if not tilesets:
         return None
     banks = [_bank(ts) for ts in tilesets]
+    offsets = list(face_offsets) if face_offsets is not None else [(0.0, 0.0)] * len(banks)
     pitches = [pitch]
     snapped = (float(round(pitch[0])), float(round(pitch[1])))
     if snapped != pitch and all(abs(a - b) < 0.15 for a, b in zip(pitch, snapped, strict=True)):
         pitches.insert(0, snapped)
+    cache: dict[tuple[float, float, float, float], Image | None] = {}
 
-    def evaluate(o: tuple[float, float], p: tuple[float, float], which: Sequence[int]) -> list[Fit]:
-        try:
-            cells = sample_cells_u8(rgb, o, p, rows, cols)
-        except ReadError:
-            return []
-        out = []
-        for i in which:
-            _best, conf, d1 = _classify_u8(cells, banks[i])
-            out.append(Fit(i, o, p, float(d1.mean()), float(np.mean(conf >= CONFIDENCE_THRESHOLD))))
-        return out
+    def cells_at(o: tuple[float, float], p: tuple[float, float]) -> Image | None:
+        key = (o[0], o[1], p[0], p[1])
+        if key not in cache:
+            try:
+                cache[key] = sample_cells_u8(rgb, o, p, rows, cols)
+            except ReadError:
+                cache[key] = None
+        return cache[key]
 
-    fits: list[Fit] = []
-    everyone = range(len(banks))
-    ox, oy = _quantise(origin[0]), _quantise(origin[1])
-    for p in pitches:
-        for dy in (-1.0, 0.0, 1.0):
-            for dx in (-1.0, 0.0, 1.0):
-                fits += evaluate((ox + dx, oy + dy), p, everyone)
-    if not fits:
+    def evaluate(i: int, o: tuple[float, float], p: tuple[float, float]) -> Fit | None:
+        cells = cells_at(o, p)
+        if cells is None:
+            return None
+        _best, conf, d1 = _classify_u8(cells, banks[i])
+        readable = float(np.mean(conf >= CONFIDENCE_THRESHOLD))
+        return Fit(i, o, p, float(d1.mean()), readable)
+
+    chosen: list[Fit] = []
+    for i in range(len(banks)):
+        home_o = (_quantise(origin[0] - offsets[i][0]), _quantise(origin[1] - offsets[i][1]))
+        fits = []
+        for p in pitches:
+            for dy in (-1.0, 0.0, 1.0):
+                for dx in (-1.0, 0.0, 1.0):
+                    f = evaluate(i, (home_o[0] + dx, home_o[1] + dy), p)
+                    if f is not None:
+                        fits.append(f)
+        if not fits:
+            continue
+        best = min(fits, key=lambda f: f.mean_distance)
+        homes = [f for f in fits if f.origin == home_o]
+        if homes and best.mean_distance > _EXACT:
+            best = min(homes, key=lambda f: f.mean_distance)
+        chosen.append(best)
+    if not chosen:
         return None
-    best = min(fits, key=lambda f: f.mean_distance)
-    # A move away from the lattice's own estimate must be clearly better: at a
-    # scaled size no tile set fits exactly, and a blank board fits a
-    # misplaced edge almost as well as the right one.
-    home = min((f for f in fits if f.origin == (ox, oy)), key=lambda f: f.mean_distance)
-    if home.mean_distance <= best.mean_distance * _MOVE_GAIN + 1e-6:
-        best = home
-    # half-pixel steps matter only where rounding a fractional lattice flips
-    for axis in (0, 1, 0, 1):
-        for step in (-0.5, 0.5):
-            o = list(best.origin)
-            o[axis] += step
-            for f in evaluate((o[0], o[1]), best.pitch, [best.index]):
-                if f.mean_distance * _MOVE_GAIN < best.mean_distance:
-                    best = f
-    # each set at its own best whole-pixel geometry: the reader's shifted
-    # variants absorb a pixel of difference between sets
-    per_set = [min(f.mean_distance for f in fits if f.index == i) for i in everyone]
-    return replace(best, per_set=tuple(per_set))
+    winner = min(chosen, key=lambda f: f.mean_distance)
+    per_set = [np.inf] * len(banks)
+    for f in chosen:
+        per_set[f.index] = f.mean_distance
+    return replace(winner, per_set=tuple(per_set))
 
 
 def rescale_tiles(
     tiles: Mapping[str, Sequence[Image]], size: tuple[int, int]
 ) -> dict[str, tuple[Image, ...]]:
     """Tiles resized to (width, height) pixels."""
-    import cv2
 
     out: dict[str, tuple[Image, ...]] = {}
     for label, variants in tiles.items():
@@ -444,7 +472,23 @@ def rescale_tiles(
             if (t.shape[1], t.shape[0]) == size:
                 scaled.append(t)
             else:
-                interp = cv2.INTER_AREA if t.shape[1] > size[0] else cv2.INTER_LINEAR
-                scaled.append(np.asarray(cv2.resize(t, size, interpolation=interp), np.uint8))
+                scaled.append(_rescale(t, size))
         out[label] = tuple(scaled)
+    return out
+
+
+def _rescale(tile: Image, size: tuple[int, int]) -> Image:
+    """A tile as a scaled screen shows it: resampled amid tiles, not alone.
+
+    A display scaler blends each tile's edge with its neighbour; scaling a
+    3x3 mosaic of the tile and keeping the middle gets those edges right for
+    a board of like tiles (a blank board) and close for the rest.
+    """
+    import cv2
+
+    w, h = size
+    interp = cv2.INTER_AREA if tile.shape[1] > w else cv2.INTER_LINEAR
+    mosaic = np.tile(tile, (3, 3, 1))
+    big = cv2.resize(mosaic, (3 * w, 3 * h), interpolation=interp)
+    out: Image = np.ascontiguousarray(big[h : 2 * h, w : 2 * w], dtype=np.uint8)
     return out

@@ -178,6 +178,20 @@ def find_grid(image: Image) -> Grid:
     return Grid(origin=(float(origin[0]), float(origin[1])), pitch=(px, py), rows=bh, cols=bw)
 
 
+def _face_offset(tile: Image) -> tuple[float, float]:
+    """Where the flat face of an unopened tile is centred, from the centre of its box.
+
+    find_grid places boxes around the faces' centres; a bevel that is wider
+    on one side moves the face off the box's centre by this much.
+    """
+    stats, _c = _flat_components(as_rgb(tile))
+    if len(stats) <= 1:
+        return (0.0, 0.0)
+    k = 1 + int(np.argmax(stats[1:, 4]))
+    x, y, w, h = (float(v) for v in stats[k, :4])
+    return (x + w / 2 - tile.shape[1] / 2, y + h / 2 - tile.shape[0] / 2)
+
+
 def calibrate(
     image: Image,
     *,
@@ -233,7 +247,15 @@ def calibrate(
     for prof_ in themes:
         for src in prof_.tile_sizes():
             sets.append((prof_, rescale_tiles(prof_.tiles_at(src), size)))
-    fit = fit_tilesets(rgb, grid.origin, grid.pitch, grid.rows, grid.cols, [t for _, t in sets])
+    fit = fit_tilesets(
+        rgb,
+        grid.origin,
+        grid.pitch,
+        grid.rows,
+        grid.cols,
+        [t for _, t in sets],
+        [_face_offset(t["unknown"][0]) if "unknown" in t else (0.0, 0.0) for _, t in sets],
+    )
     base: Profile | None = None
     origin, pitch = grid.origin, grid.pitch
     if fit is not None and fit.mean_distance <= _THEME_FIT and fit.readable >= _THEME_READABLE:

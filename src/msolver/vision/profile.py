@@ -143,8 +143,6 @@ class Profile:
         with none at that size gets its variants from the nearest recorded
         size, resampled.
         """
-        import cv2
-
         w, h = size or self.cell_size
         out: dict[str, tuple[Image, ...]] = {}
         for label, variants in self.tiles.items():
@@ -156,17 +154,9 @@ class Profile:
                 continue
             near = min(abs(t.shape[0] - h) + abs(t.shape[1] - w) for t in variants)
             picked = [t for t in variants if abs(t.shape[0] - h) + abs(t.shape[1] - w) == near]
-            out[label] = tuple(
-                np.asarray(
-                    cv2.resize(
-                        t,
-                        (w, h),
-                        interpolation=cv2.INTER_AREA if t.shape[1] > w else cv2.INTER_LINEAR,
-                    ),
-                    np.uint8,
-                )
-                for t in picked
-            )
+            from msolver.vision.classify import rescale_tiles
+
+            out[label] = rescale_tiles({label: picked}, (w, h))[label]
         return out
 
     def tile_sizes(self) -> list[tuple[int, int]]:
