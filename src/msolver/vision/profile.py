@@ -304,7 +304,7 @@ def _check_name(name: str) -> None:
 
 def save_profile(profile: Profile, name: str | None = None) -> Path:
     """Write the profile atomically as <user_dir>/<name>.json; return the path."""
-    name = name or profile.name
+    name = profile.name if name is None else name
     _check_name(name)
     profile = replace(profile, name=name)
     profile.validate(f"profile {name!r}")
