@@ -173,6 +173,26 @@ def test_covered_or_closed_window_stops_with_a_reason() -> None:
     assert n > 0
 
 
+def test_a_dialog_over_the_won_board_still_counts_as_won() -> None:
+    # gnome-mines pops its scores dialog over the board in the frame that shows
+    # the win; the cells under it were opened before and cannot have changed.
+    sim = expert_sim(7, win_dialog=(40, 60, 440, 300))
+    player, said = make_player(sim)
+    outcome = player.run()
+    assert sim.game.status is Status.WON
+    assert outcome.stopped is None and [g.result for g in outcome.games] == ["won"]
+    assert any("covers part of the won board" in m for m in said)
+
+
+def test_a_covered_board_in_play_is_not_filled_from_memory() -> None:
+    # The same kind of cover while the game goes on is a stop, not a read.
+    sim = expert_sim(13, cover=lambda n: n > 6)
+    sim.win_dialog = None
+    player, _ = make_player(sim)
+    outcome = player.run()
+    assert outcome.stopped is not None and not outcome.games
+
+
 def test_moved_window_stops() -> None:
     sim = expert_sim(14)
     orig = sim.on_click

@@ -48,6 +48,8 @@ class SimScreen:
     new_game: Callable[[], Game] | None = None
     cover: Callable[[int], bool] | None = None  # grab number -> draw a black screen
     shift: tuple[int, int] = (0, 0)  # move the drawn board (a moved window)
+    # (left, top, right, bottom) of a dialog drawn over the board once the game is won
+    win_dialog: tuple[int, int, int, int] | None = None
     grabs: int = 0
     clicks: list[tuple[int, int, Button]] = field(default_factory=list)
     _stale: Image | None = None
@@ -64,6 +66,9 @@ class SimScreen:
             r, c = divmod(i, board.width)
             x0, y0 = round(ox + c * px), round(oy + r * py)
             img[y0 : round(y0 + py), x0 : round(x0 + px)] = colour_of(s)
+        if self.win_dialog is not None and self.game.status is Status.WON:
+            left, top, right, bottom = self.win_dialog
+            img[top:bottom, left:right] = (250, 250, 250)
         return img
 
     def grab(self) -> Image:

@@ -18,6 +18,7 @@ import numpy as np
 
 from msolver.core.board import (
     EXPLODED,
+    FLAG,
     MINE,
     UNKNOWN,
     WRONG_FLAG,
@@ -323,11 +324,27 @@ class Player:
         except CaptureError as exc:
             raise PlayStop(f"cannot grab the screen: {exc}") from exc
 
-    def _look(self, image: Image) -> tuple[Image, Reading]:
-        """Read the frame; retry briefly on low confidence (a flash, a redraw) before giving up."""
+    def _look(
+        self, image: Image, known: Board | None = None, opened: frozenset[int] = frozenset()
+    ) -> tuple[Image, Reading]:
+        """Read the frame; retry briefly on low confidence (a flash, a redraw) before giving up.
+
+        known: the board before the last batch. A game that pops a dialog over
+        its board as it is won (gnome-mines) hides cells that were opened
+        before; opened cells never change in a game, so those are taken from
+        `known`, but only to see that the game is won, never to play on.
+        opened: the cells the last batch opened with certain clicks.
+        """
         deadline = self.clock() + self.settings.confirm
         while True:
             reading = self.reader.read(image)
+            if known is not None:
+                won = _won_under_cover(reading, known, opened)
+                if won is not None:
+                    self.say(
+                        "a window covers part of the won board; its opened cells were read before"
+                    )
+                    return image, won
             open_zero = self._open_zero(reading.board)
             if not reading.low_confidence and open_zero is None:
                 return image, reading
@@ -386,7 +403,10 @@ class Player:
         deadline = self.clock() + self.settings.redraw_timeout
         image = self._wait_change(before, self.settings.redraw_timeout)
         while True:
-            image, reading = self._look(image)
+            sure = frozenset(
+                j for c in clicks if c.kind != "right" and c.p_mine == 0.0 for j in c.opens
+            )
+            image, reading = self._look(image, board, sure)
             pending = _pending(reading.board, clicks)
             if not pending or game_state(reading.board) is not None:
                 return image, reading
@@ -483,6 +503,41 @@ class Player:
             image = self._grab()
             if not np.array_equal(image, last):
                 last, since = image, self.clock()
+
+
+def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> Reading | None:
+    """The reading completed from `known` where it is unsure, if that shows a won game.
+
+    An opened cell or a flag cannot have changed; a cell that was unopened
+    stays unopened unless the last batch opened it with a certain click (a
+    safe cell under a certain click opens; the game drew its dialog only
+    because that batch ended the game).
+    """
+    cells = list(reading.board.cells)
+    # Unsure cells, and opened cells or flags that read otherwise now: what a
+    # dialog drawn over the board shows there is not the board.
+    covered = set(reading.low_confidence)
+    covered |= {
+        i
+        for i, (a, b) in enumerate(zip(known.cells, cells, strict=True))
+        if (a >= 0 or a == FLAG) and b != a
+    }
+    if not covered:
+        return None
+    hidden_opens = []
+    for i in covered:
+        cells[i] = known.cells[i]
+        if known.cells[i] == UNKNOWN and i in opened:
+            hidden_opens.append(i)
+    if any(s in (MINE, EXPLODED, WRONG_FLAG) for s in cells):
+        return None
+    if sum(1 for s in cells if s >= 0) + len(hidden_opens) != known.size - known.mines:
+        return None
+    # Won: every cell still unopened is a mine, which gives the hidden numbers.
+    nbrs = neighbours_table(known.width, known.height)
+    for i in hidden_opens:
+        cells[i] = sum(1 for j in nbrs[i] if j not in hidden_opens and cells[j] in (UNKNOWN, FLAG))
+    return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
 
 def _pending(board: Board, clicks: list[Click]) -> list[Click]:
