@@ -13,7 +13,9 @@ still possible; its value is the share of them we can win:
 
 A zero would also open its neighbours in the real game; we ignore that, so
 the value is a lower bound and never promises more than the game gives.
-The search has a node budget: past it, the guess tier decides instead.
+The search has a work budget (layouts looked at, which is what its time
+grows with): past it, the guess tier decides instead. The budget is counted,
+not timed, so a game replays the same on any machine.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from msolver.core.solver.constraints import Constraints
 from msolver.core.solver.probability import Analysis
 
 # Listing layouts costs time; beyond this many the guess tier decides.
-MAX_LAYOUTS = 40
-# Positions the search may evaluate before it gives up.
-NODE_BUDGET = 40_000
+# Measured on expert (opening, 2,000 paired games): 300 wins 0.3% more games
+# than 40, and 600 about 0.85% more.
+MAX_LAYOUTS = 600
+# Layout visits the search may make before it gives up (about 0.1 us each
+# in CPython, 0.3 us on a busy machine: a bound on one move, well under a second).
+WORK_BUDGET = 1_000_000
 
 
 class _OutOfBudget(Exception):
@@ -107,9 +112,16 @@ def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, f
         nbr_mask.append(m)
     n = len(unknown)
     memo: dict[frozenset[int], float] = {}
-    nodes = 0
+    work = 0
+
+    def charge(n: int) -> None:
+        nonlocal work
+        work += n
+        if work > WORK_BUDGET:
+            raise _OutOfBudget
 
     def split(group: tuple[int, ...], k: int) -> dict[int, tuple[int, ...]]:
+        charge(len(group))
         parts: dict[int, list[int]] = {}
         bit = 1 << k
         for lay in group:
@@ -118,15 +130,12 @@ def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, f
         return {v: tuple(p) for v, p in parts.items()}
 
     def value(group: tuple[int, ...]) -> tuple[float, int]:
-        nonlocal nodes
         if len(group) == 1:
             return 1.0, -1
         key = frozenset(group)
+        charge(len(group))
         if key in memo:
             return memo[key], -1
-        nodes += 1
-        if nodes > NODE_BUDGET:
-            raise _OutOfBudget
         union = 0
         inter = -1
         for lay in group:
