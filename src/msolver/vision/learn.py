@@ -29,7 +29,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from msolver.vision.profile import LABELS, STATE_OF_LABEL, Profile
 
 _LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
 _SAME = 0.002  # mean squared feature distance within one appearance class
+_MAX_UNEXPLAINED = 0.01  # share of cells in unnamed classes above which learning gives up
 
 
 class LearnError(ValueError):
@@ -195,21 +196,23 @@ def learn_theme(
     if not finished:
         raise LearnError("learning needs at least one finished (lost or won) board")
     try:
-        grid = snap_grid(find_grid(as_rgb(blank)))
+        found = snap_grid(find_grid(as_rgb(blank)))
     except CalibrationError as exc:
         raise LearnError(f"blank board: {exc}") from exc
-    rows, cols = grid.rows, grid.cols
+    rows, cols = found.rows, found.cols
     n = rows * cols
+    grid = found
+    feats = np.concatenate(
+        [
+            _features(sample_cells(as_rgb(img), grid.origin, grid.pitch, rows, cols))
+            for img in finished
+        ]
+    )
+    cls = _cluster(feats)
     blank_tiles = cell_tiles(as_rgb(blank), grid)
     unknown_tile = np.median(np.stack(blank_tiles), axis=0).astype(np.uint8)
     unknown_feat = _features(_sample_tile(unknown_tile))[0]
-    feats_list, tiles = [], []
-    for img in finished:
-        rgb = as_rgb(img)
-        feats_list.append(_features(sample_cells(rgb, grid.origin, grid.pitch, rows, cols)))
-        tiles.extend(cell_tiles(rgb, grid))
-    feats = np.concatenate(feats_list)
-    cls = _cluster(feats)
+    tiles = [t for img in finished for t in cell_tiles(as_rgb(img), grid)]
     ncls = int(cls.max()) + 1
     per_board = cls.reshape(len(finished), n)
     centre = np.stack([feats[cls == c].mean(axis=0) for c in range(ncls)])
@@ -222,49 +225,76 @@ def learn_theme(
     nbr = np.full((n, 8), n, dtype=np.int64)
     for i, js in enumerate(nb):
         nbr[i, : len(js)] = js
-    best: tuple[int, tuple[int, ...], dict[int, int], list[int]] | None = None
+    # A finished board is lost (it shows its mines; unopened cells are safe)
+    # or won (every cell left unopened is a mine). Which one each board is,
+    # is part of the explanation searched for.
+    nboards = len(finished)
+    ways = list(product((False, True), repeat=nboards)) if nboards <= 4 else [(False,) * nboards]
+    unknown_ids = sorted(unknown_cls)
+    best: tuple[int, tuple[int, ...], dict[int, int], list[int], tuple[bool, ...]] | None = None
     for size in (1, 2, 3):
         for S in combinations(others, size):
-            counts_by_cls: dict[int, set[int]] = {}
-            for b in range(len(finished)):
-                is_mine = np.append(np.isin(per_board[b], S), False)
-                cnt = is_mine[nbr].sum(axis=1)
-                for c in others:
-                    if c in S:
-                        continue
-                    sel = per_board[b] == c
-                    if sel.any():
-                        counts_by_cls.setdefault(c, set()).update(cnt[sel].tolist())
-            named = {c: next(iter(v)) for c, v in counts_by_cls.items() if len(v) == 1}
-            bad = [c for c in counts_by_cls if c not in named]
-            # more classes explained is better; then fewer mine classes
-            score = len(named) * 10 - len(bad) * 100 - size
-            mine_total = sum(int(np.isin(per_board[b], S).sum()) for b in range(len(finished)))
-            if mine_total == 0 or mine_total > mines * len(finished):
-                continue
-            if best is None or score > best[0]:
-                best = (score, S, named, bad)
+            for won in ways:
+                counts_by_cls: dict[int, set[int]] = {}
+                mine_total = 0
+                for b in range(nboards):
+                    mine_cls = (*S, *unknown_ids) if won[b] else S
+                    is_mine = np.append(np.isin(per_board[b], mine_cls), False)
+                    mine_total += int(is_mine.sum())
+                    cnt = is_mine[nbr].sum(axis=1)
+                    for c in others:
+                        if c in S:
+                            continue
+                        sel = per_board[b] == c
+                        if sel.any():
+                            counts_by_cls.setdefault(c, set()).update(cnt[sel].tolist())
+                if mine_total != mines * nboards:
+                    continue
+                named = {c: next(iter(v)) for c, v in counts_by_cls.items() if len(v) == 1}
+                bad = [c for c in counts_by_cls if c not in named]
+                # more classes explained is better; then fewer mine classes
+                score = len(named) * 10 - len(bad) * 100 - size
+                if best is None or score > best[0]:
+                    best = (score, S, named, bad, won)
         if best is not None and not best[3]:
             break
     if best is None:
         raise LearnError("no set of classes explains the numbers as mines")
-    _, S, named, bad = best
+    _, S, named, bad, won = best
     names: dict[int, str] = {c: "unknown" for c in unknown_cls}
     for c, v in named.items():
         names[c] = str(v)
-    # inside S: exploded (once per lost board), mine (most), flag (rest)
-    sizes = {c: int((cls == c).sum()) for c in S}
+    # Inside S: the exploded mine is seen once on each lost board; a class
+    # seen on a won board is the flag (a won game flags, it shows no mine);
+    # else the mine is the class drawn most like the exploded one.
+    lost = [b for b in range(nboards) if not won[b]]
     singles = [
-        c for c in S if all(int((per_board[b] == c).sum()) <= 1 for b in range(len(finished)))
+        c
+        for c in S
+        if lost
+        and all(int((per_board[b] == c).sum()) == 1 for b in lost)
+        and not any((per_board[b] == c).any() for b in range(nboards) if won[b])
     ]
     exploded = singles[0] if singles and len(S) > 1 else None
-    rest = sorted((c for c in S if c != exploded), key=lambda c: -sizes[c])
+    rest = [c for c in S if c != exploded]
+    on_won = {c for c in rest if any((per_board[b] == c).any() for b in range(nboards) if won[b])}
+    kk = K * K
     if exploded is not None:
         names[exploded] = "exploded"
-    if rest:
-        names[rest[0]] = "mine"
-    for c in rest[1:]:
-        names[c] = "flag"
+        like = sorted(
+            rest, key=lambda c: float(((centre[c, -kk:] - centre[exploded, -kk:]) ** 2).mean())
+        )
+    else:
+        like = sorted(rest, key=lambda c: -int((cls == c).sum()))
+    shown_mine = [c for c in like if c not in on_won][:1]
+    for c in rest:
+        names[c] = "mine" if c in shown_mine else "flag"
+    unexplained = sum(int((cls == c).sum()) for c in range(ncls) if c not in names)
+    if unexplained > _MAX_UNEXPLAINED * len(cls):
+        raise LearnError(
+            f"{unexplained} of {len(cls)} cells fall in tile kinds no rule explains "
+            "(anti-aliased or animated tiles?): not learning this theme"
+        )
     out: dict[str, list[Image]] = {}
     for c, label in names.items():
         members = np.nonzero(cls == c)[0]
