@@ -212,14 +212,14 @@ def _wait_start(keys: Any, args: argparse.Namespace, say: Any) -> bool:
 
 
 def _reader(profile: Profile) -> Any:
-    """The classifier for a known theme; for a new one, the reader that learns its tiles."""
-    if profile.theme == "custom" or "1" not in profile.tiles:
-        from msolver.play.learn import LearningReader
-
-        return LearningReader(profile)
+    """A reader that learns the tiles it has not seen: from the unopened tile alone for a
+    new theme, on top of the classifier for a known one (whose recordings may lack a 6)."""
+    from msolver.play.learn import LearningReader
     from msolver.play.vision_reader import VisionReader
 
-    return VisionReader(profile)
+    if profile.theme == "custom" or "1" not in profile.tiles:
+        return LearningReader(profile)
+    return LearningReader(profile, base=VisionReader(profile))
 
 
 def _save_learned(reader: Any, args: argparse.Namespace, say: Any) -> None:

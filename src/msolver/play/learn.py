@@ -32,7 +32,7 @@ import numpy.typing as npt
 from msolver.core.board import UNKNOWN, Board
 from msolver.io.capture import Image
 from msolver.play.naming import name_looks
-from msolver.play.target import Grid, Reading
+from msolver.play.target import Grid, Reader, Reading
 from msolver.vision.image import px
 from msolver.vision.profile import STATE_OF_LABEL, Profile
 
@@ -44,7 +44,7 @@ SAME = 0.0006
 # More new looks at once than a game has kinds of tiles: not a board we know.
 MAX_NEW_LOOKS = 12
 # How long a frame with new looks must hold still before they are named (s).
-HOLD = 0.06
+HOLD = 0.15
 _LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
 F32 = npt.NDArray[np.float32]
 
@@ -59,8 +59,11 @@ class _Look:
 class LearningReader:
     """Reads and learns a theme from the profile's unopened tile alone."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, base: Reader | None = None) -> None:
         self.profile = profile
+        # A reader for the theme's known tiles (a built-in theme); this reader
+        # then only learns the looks it reports unsure (a 6 no recording showed).
+        self._base = base
         self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
         left, top, _, _ = self._grid.rect()
         self._origin = (left, top)
@@ -70,7 +73,7 @@ class LearningReader:
         ]
         self._ys = [px(profile.origin[1] + r * profile.pitch[1]) - top for r in range(profile.rows)]
         self.looks: list[_Look] = []
-        for label, variants in profile.tiles.items():
+        for label, variants in profile.tiles.items() if base is None else ():
             for tile in variants:
                 self.looks.append(_Look(self._patch(tile), tile, STATE_OF_LABEL[label]))
         self._last: list[int] | None = None  # states of the last clean read (opened: >= 0)
@@ -119,18 +122,25 @@ class LearningReader:
         )
         return (small.astype(np.float32) / 255.0).reshape(-1)
 
-    def _cells(self, image: Image) -> tuple[list[Image], F32] | None:
-        """Every cell's tile (row-major) and patches; None when the image cannot hold the board."""
+    def _cells(self, image: Image, which: list[int]) -> tuple[list[Image], F32] | None:
+        """Tiles and patches of cells `which`; None when the image cannot hold the board."""
         import cv2
 
-        p = self.profile
         if image.shape[0] < self._ys[-1] + self._h or image.shape[1] < self._xs[-1] + self._w:
             return None
-        tiles = [image[y : y + self._h, x : x + self._w, :3] for y in self._ys for x in self._xs]
+        cols = self.profile.cols
+        tiles = [
+            image[self._ys[i // cols] : self._ys[i // cols] + self._h, self._xs[i % cols] :][
+                :, : self._w, :3
+            ]
+            for i in which
+        ]
+        if not tiles:
+            return [], np.zeros((0, K * K * 3), dtype=np.float32)
         # One resize for all cells: stacked tiles keep their borders on whole output rows.
         strip = np.ascontiguousarray(np.concatenate(tiles, axis=0))
         small = cv2.resize(strip, (K, K * len(tiles)), interpolation=cv2.INTER_AREA)
-        patches = (small.astype(np.float32) / 255.0).reshape(p.rows * p.cols, K * K * 3)
+        patches = (small.astype(np.float32) / 255.0).reshape(len(tiles), K * K * 3)
         return tiles, patches
 
     # -- reading ---------------------------------------------------------------------------
@@ -138,82 +148,102 @@ class LearningReader:
     def read(self, image: Image) -> Reading:
         p = self.profile
         n = p.rows * p.cols
-        cut = self._cells(image)
+        states: list[int | None]
+        if self._base is not None:
+            first = self._base.read(image)
+            if first.problem or not first.low_confidence:
+                if not first.problem:
+                    self._seen(first.board)
+                self._candidate = None
+                return first
+            states = list(first.board.cells)
+            ask = list(first.low_confidence)
+        else:
+            states = [None] * n
+            ask = list(range(n))
+        cut = self._cells(image, ask)
         if cut is None:
             blank = Board.blank(p.cols, p.rows, p.mines)
             return Reading(blank, tuple(range(n)), "the grab does not hold the board")
         tiles, patches = cut
-        protos = np.stack([look.patch for look in self.looks])
-        d = ((patches[:, None, :] - protos[None, :, :]) ** 2).mean(axis=2)
-        best = d.argmin(axis=1)
-        matched = d[np.arange(n), best] <= SAME
-        look_of: list[int | None] = [
-            int(b) if m else None for b, m in zip(best, matched, strict=True)
-        ]
-        new = [i for i in range(n) if look_of[i] is None]
+        look_of: dict[int, int] = {}
+        new: list[int] = []
+        protos = np.stack([look.patch for look in self.looks]) if self.looks else None
+        for k, i in enumerate(ask):
+            states[i] = None
+            if protos is not None:
+                d = ((protos - patches[k]) ** 2).mean(axis=1)
+                b = int(d.argmin())
+                if d[b] <= SAME:
+                    look_of[i] = b
+                    states[i] = self.looks[b].state
+                    continue
+            new.append(i)
         if len(new) > 0.9 * n and self._last is not None:
-            return self._unread(look_of, new, "most cells match no tile seen on this board")
+            return self._unread(states, new, "most cells match no tile seen on this board")
         if new and self._last is not None:
             moved = [i for i in new if self._last[i] != UNKNOWN]
             if moved:
                 # Opened cells never change look in a game: a flash, a cover, a move.
-                return self._unread(look_of, new, "opened cells changed their look")
+                return self._unread(states, new, "opened cells changed their look")
         if new:
             now = time.monotonic()
             if self._candidate is None or not np.array_equal(self._candidate[0], image):
                 # Name new looks only from a frame that holds still for a while (a
                 # cell lit under the pointer, a half-drawn frame pass in a few ms).
                 self._candidate = (image.copy(), now)
-                return self._unread(look_of, new, "new tiles: looking again")
+                return self._unread(states, new, "new tiles: looking again")
             if now - self._candidate[1] < HOLD:
-                return self._unread(look_of, new, "new tiles: looking again")
-            self._add_looks(new, tiles, patches, look_of)
+                return self._unread(states, new, "new tiles: looking again")
+            where = {i: k for k, i in enumerate(ask)}
+            self._add_looks(
+                new, [tiles[where[i]] for i in new], patches[[where[i] for i in new]], look_of
+            )
         self._candidate = None
-        return self._name(look_of)
+        return self._name(states, look_of)
 
-    def _unread(self, look_of: list[int | None], low: list[int], why: str) -> Reading:
-        cells: list[int] = []
-        for k in look_of:
-            state = None if k is None else self.looks[k].state
-            cells.append(UNKNOWN if state is None else state)
-        board = Board(self.profile.cols, self.profile.rows, self.profile.mines, tuple(cells))
+    def _seen(self, board: Board) -> None:
+        if not any(s >= 0 for s in board.cells):
+            self._flagged.clear()  # a fresh board: a new game
+        self._last = list(board.cells)
+
+    def _unread(self, states: list[int | None], low: list[int], why: str) -> Reading:
+        cells = tuple(UNKNOWN if s is None else s for s in states)
+        board = Board(self.profile.cols, self.profile.rows, self.profile.mines, cells)
         return Reading(board, tuple(low), why)
 
     def _add_looks(
-        self, new: list[int], tiles: list[Image], patches: F32, look_of: list[int | None]
+        self, new: list[int], tiles: list[Image], patches: F32, look_of: dict[int, int]
     ) -> None:
         first = len(self.looks)
-        for i in new:
-            for k in range(first, len(self.looks)):
-                if float(((patches[i] - self.looks[k].patch) ** 2).mean()) <= SAME:
-                    look_of[i] = k
+        for k, i in enumerate(new):
+            for j in range(first, len(self.looks)):
+                if float(((patches[k] - self.looks[j].patch) ** 2).mean()) <= SAME:
+                    look_of[i] = j
                     break
             else:
-                self.looks.append(_Look(patches[i].copy(), np.array(tiles[i], copy=True), None))
+                self.looks.append(_Look(patches[k].copy(), np.array(tiles[k], copy=True), None))
                 look_of[i] = len(self.looks) - 1
 
-    def _name(self, look_of: list[int | None]) -> Reading:
+    def _name(self, states: list[int | None], look_of: dict[int, int]) -> Reading:
         p = self.profile
-        known: list[int | None] = []
+        known = list(states)
         groups: dict[int, list[int]] = {}
-        for i, k in enumerate(look_of):
-            assert k is not None
-            state = self.looks[k].state
-            known.append(state)
-            if state is None:
+        for i, k in sorted(look_of.items()):
+            if self.looks[k].state is None:
                 groups.setdefault(k, []).append(i)
-        if not any(s is not None and s >= 0 for s in known) and not groups:
-            self._flagged.clear()  # a fresh board: a new game
         if len(groups) > MAX_NEW_LOOKS:
             low = sorted(i for g in groups.values() for i in g)
-            return self._unread(look_of, low, "too many new looks")
+            return self._unread(states, low, "too many new looks")
         if not groups:
-            board = Board(p.cols, p.rows, p.mines, tuple(known))  # type: ignore[arg-type]
-            self._last = list(board.cells)
+            board = Board(
+                p.cols, p.rows, p.mines, tuple(UNKNOWN if s is None else s for s in known)
+            )
+            self._seen(board)
             return Reading(board)
         numbers = frozenset(
             look.state for look in self.looks if look.state is not None and look.state >= 0
-        )
+        ) | frozenset(int(label) for label in p.tiles if label.isdigit())
         naming = name_looks(
             p.cols,
             p.rows,
@@ -232,14 +262,16 @@ class LearningReader:
                 known[i] = state
         if naming.unnamed and not naming.fits:
             low = sorted(i for k in naming.unnamed for i in groups[k])
-            return self._unread(look_of, low, naming.reason)
+            return self._unread(known, low, naming.reason)
         boards = []
         for fit in naming.fits or ({},):
             cells = list(known)
             for k, v in fit.items():
                 for i in groups[k]:
                     cells[i] = v
-            boards.append(Board(p.cols, p.rows, p.mines, tuple(cells)))  # type: ignore[arg-type]
+            boards.append(
+                Board(p.cols, p.rows, p.mines, tuple(UNKNOWN if c is None else c for c in cells))
+            )
         unsure = frozenset(i for k in naming.unnamed for i in groups[k])
         self._last = [0 if i in unsure else s for i, s in enumerate(boards[0].cells)]
         if len(boards) == 1:
