@@ -40,7 +40,10 @@ def examples(game: str) -> dict[str, list[tuple[object, Board]]]:
         truth = png.with_suffix(".txt")
         if not truth.is_file():
             continue
-        board = Board.parse(truth.read_text(), 99)
+        mines = next(
+            (int(p[1:]) for p in png.stem.split("-") if p[:1] == "n" and p[1:].isdigit()), 99
+        )
+        board = Board.parse(truth.read_text(), mines)
         out[png.stem.split("-")[0]].append((read_png(png), board))
     return out
 
@@ -52,7 +55,7 @@ def build(game: str) -> Profile:
         tag: profile_from_examples(game, game, ex, new_game=new_game)  # type: ignore[arg-type]
         for tag, ex in groups.items()
     }
-    base = per_tag[default_tag]
+    base = per_tag[default_tag].with_changes(mines=99)
     tiles: dict[str, list[object]] = defaultdict(list)
     for tag in [default_tag, *sorted(t for t in per_tag if t != default_tag)]:
         for label, variants in per_tag[tag].tiles.items():

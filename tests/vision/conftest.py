@@ -35,8 +35,16 @@ def shot(path: Path) -> Image:
     return img
 
 
+def mines_of(path: Path) -> int:
+    """The mine count: 99, or N for a crowded board recorded as "<size>-nN-..."."""
+    for part in path.stem.split("-"):
+        if part[:1] == "n" and part[1:].isdigit():
+            return int(part[1:])
+    return 99
+
+
 def truth(path: Path) -> Board:
-    return Board.parse(path.with_suffix(".txt").read_text(), 99)
+    return Board.parse(path.with_suffix(".txt").read_text(), mines_of(path))
 
 
 def desktop(window: Image, at: tuple[int, int], size: tuple[int, int] = (1920, 1080)) -> Image:

@@ -262,8 +262,12 @@ def learn_theme(
         raise LearnError("no set of classes explains the numbers as mines")
     _, S, named, bad, won = best
     names: dict[int, str] = {c: "unknown" for c in unknown_cls}
-    for c, v in named.items():
-        names[c] = str(v)
+    # One kind per number: a second kind with the same count is something
+    # else that happens to fit (a lone wrong-flag cross); left unnamed, its
+    # cells are reported as unsure rather than read as that number.
+    for v in sorted(set(named.values())):
+        kinds_v = sorted((c for c in named if named[c] == v), key=lambda c: -int((cls == c).sum()))
+        names[kinds_v[0]] = str(v)
     # Inside S: the exploded mine is seen once on each lost board; a class
     # seen on a won board is the flag (a won game flags, it shows no mine);
     # else the mine is the class drawn most like the exploded one.
