@@ -1,0 +1,312 @@
+"""End to end: the real games on a virtual screen, calibrated from a screenshot, played by
+`msolver play` in its own process with the real capture, reader, solver, mouse and hotkeys.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import xgames
+
+pytestmark = pytest.mark.display
+
+MSOLVER = [sys.executable, "-m", "msolver.cli"]
+
+
+@pytest.fixture
+def profile_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    d = tmp_path / "profiles"
+    d.mkdir()
+    monkeypatch.setenv("MSOLVER_PROFILE_DIR", str(d))
+    return d
+
+
+def need(game: str) -> None:
+    if not xgames.available(game):
+        if os.environ.get("MSOLVER_REQUIRE_DISPLAY") == "1":
+            pytest.fail(f"{game} is not installed")
+        pytest.skip(f"{game} is not installed")
+
+
+@pytest.fixture
+def launched() -> Iterator[list[xgames.GameWindow]]:
+    wins: list[xgames.GameWindow] = []
+    yield wins
+    for w in wins:
+        w.close()
+
+
+def launch(wins: list[xgames.GameWindow], game: str, display: str, **kw: Any) -> xgames.GameWindow:
+    need(game)
+    win = xgames.launch(game, display, **kw)
+    wins.append(win)
+    return win
+
+
+def run(
+    *args: str, timeout: float = 90, check_rc: int | None = None
+) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        [*MSOLVER, *args], capture_output=True, text=True, timeout=timeout, env=dict(os.environ)
+    )
+    if check_rc is not None:
+        assert proc.returncode == check_rc, (proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def calibrate(win: xgames.GameWindow, tmp_path: Path, name: str, new_game: str) -> None:
+    from msolver.vision.image import write_png
+
+    shot = tmp_path / f"{name}.png"
+    write_png(shot, win.screenshot(whole_screen=True))
+    args = ["calibrate", "--image", str(shot), "--name", name, "--mines", "99"]
+    args += ["--new-game", new_game]
+    theme = os.environ.get("MSOLVER_E2E_THEME")
+    if theme:
+        args += ["--theme", theme]
+    run(*args, check_rc=0)
+
+
+def events(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def check_log(evs: list[dict[str, Any]], games: int) -> list[dict[str, Any]]:
+    """The log's shape, and that no game was lost on a certain click; the game_over events."""
+    over = [e for e in evs if e["event"] == "game_over"]
+    assert [e["game"] for e in over] == list(range(1, games + 1))
+    assert evs[-1] == {
+        "event": "summary",
+        "games": games,
+        "wins": sum(e["result"] == "won" for e in over),
+    }
+    last_open: dict[int, float] = {}
+    for e in evs:
+        if e["event"] == "click":
+            assert set(e) == {"event", "game", "row", "col", "button", "p_mine"}
+            assert 0 <= e["row"] < 16 and 0 <= e["col"] < 30
+            assert e["button"] in ("left", "right", "chord")
+            if e["button"] != "right":
+                last_open[e["game"]] = e["p_mine"]
+        elif e["event"] == "game_over":
+            assert e["result"] in ("won", "lost")
+            assert e["clicks"] > 0 and e["seconds"] >= 0
+            if e["result"] == "lost":
+                assert last_open[e["game"]] > 0, "lost on a click the solver called certain"
+    return over
+
+
+def test_sgt_mines_wins_every_game(
+    xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    # No seed: sgt-mines starts its next games from a seeded ID with another
+    # mine count (measured: "30x16n99#seed" then n gives 48 mines).
+    win = launch(launched, "sgt-mines", xvfb)
+    calibrate(win, tmp_path, "sgt", "n")
+    log = tmp_path / "play.jsonl"
+    proc = run(
+        "play",
+        "--profile",
+        "sgt",
+        "--games",
+        "3",
+        "--start-now",
+        "--log-json",
+        str(log),
+        check_rc=0,
+    )
+    over = check_log(events(log), 3)
+    # sgt-mines boards need no guess: every game must be won.
+    assert [e["result"] for e in over] == ["won"] * 3, proc.stdout
+    assert "3 won" in proc.stdout
+
+
+def test_gnome_mines_plays_a_game_to_its_end(
+    xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    win = launch(launched, "gnome-mines", xvfb)
+    calibrate(win, tmp_path, "gnome", "ctrl+n")
+    log = tmp_path / "play.jsonl"
+    run("play", "--profile", "gnome", "--start-now", "--log-json", str(log), check_rc=0)
+    check_log(events(log), 1)
+
+
+def test_xdemineur_starts_from_its_partly_open_board(
+    xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    from msolver.play.wizard import find_face
+    from msolver.vision.classify import read_board
+    from msolver.vision.profile import load_profile
+
+    win = launch(launched, "xdemineur", xvfb)
+    shot = win.screenshot(whole_screen=True)
+    # Calibrate on a moment's board first, to find the face button for new games.
+    calibrate(win, tmp_path, "xdem", "n")
+    prof = load_profile("xdem")
+    face = find_face(shot, prof.board_rect(), (0, 0))
+    assert face is not None
+    calibrate(win, tmp_path, "xdem", f"click:{face[0]},{face[1]}")
+    start = read_board(win.screenshot(whole_screen=True), prof).board
+    assert any(s >= 0 for s in start.cells), "xdemineur opens an area at launch"
+    log = tmp_path / "play.jsonl"
+    run(
+        "play",
+        "--profile",
+        "xdem",
+        "--games",
+        "2",
+        "--start-now",
+        "--log-json",
+        str(log),
+        check_rc=0,
+    )
+    check_log(events(log), 2)
+
+
+def test_start_and_stop_hotkeys(
+    xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    win = launch(launched, "sgt-mines", xvfb)
+    calibrate(win, tmp_path, "sgt", "n")
+    log = tmp_path / "play.jsonl"
+    proc = subprocess.Popen(
+        [*MSOLVER, "play", "--profile", "sgt", "--games", "20", "--log-json", str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "press F9 to start" in line
+        time.sleep(0.3)
+        assert not log.exists() or not log.read_text()  # nothing before the start key
+        subprocess.run(["xdotool", "key", "F9"], check=True, env=dict(os.environ))
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if log.exists() and log.read_text().count('"game_over"') >= 1:
+                break
+            time.sleep(0.02)
+        subprocess.run(["xdotool", "key", "F10"], check=True, env=dict(os.environ))
+        _out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "stopped by the stop key" in err
+    evs = events(log)
+    games = [e for e in evs if e["event"] == "game_over"]
+    assert 1 <= len(games) < 20
+    assert evs[-1]["event"] == "summary"
+
+
+def test_hint_prints_the_best_move_and_never_clicks(
+    xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    win = launch(launched, "sgt-mines", xvfb, seed="e2e-hint")
+    calibrate(win, tmp_path, "sgt", "n")
+    cx, cy = win.cell_center_hint(8, 15)
+    win.click(cx, cy)
+    win.park_pointer()
+    before = win.wait_drawn()
+    proc = subprocess.Popen(
+        [*MSOLVER, "play", "--profile", "sgt", "--hint"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")))  # type: ignore[union-attr]
+    reader.daemon = True
+    reader.start()
+    try:
+        deadline = time.monotonic() + 20
+        # The first hint: the best move, then the header and 16 rows of the grid.
+        while time.monotonic() < deadline and not any(" 16 " in ln[:5] for ln in lines):
+            time.sleep(0.05)
+        # Off the game first: focus follows the pointer, and F10 opens a GTK menu.
+        subprocess.run(["xdotool", "mousemove", "1800", "1000"], check=True, env=dict(os.environ))
+        subprocess.run(["xdotool", "key", "F10"], check=True, env=dict(os.environ))
+        _out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    reader.join(timeout=5)
+    text = "".join(lines)
+    assert "best move: " in text and "(certain)" in text
+    assert proc.returncode == 0, err
+    # Nothing was clicked: the board is as it was (the window's status line may tick).
+    from msolver.vision.profile import load_profile
+
+    left, top, width, height = load_profile("sgt").board_rect()
+    wx, wy, _, _ = win.geometry()
+    after = win.screenshot()
+    box = (slice(top - wy, top - wy + height), slice(left - wx, left - wx + width))
+    assert (after[box] == before[box]).all()
+
+
+def test_bad_input_stops_cleanly_and_clicks_nothing(
+    xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    # No display at all.
+    env = dict(os.environ, DISPLAY=":1999")
+    proc = subprocess.run(
+        [*MSOLVER, "play", "--start-now"], capture_output=True, text=True, env=env, timeout=30
+    )
+    assert proc.returncode == 1 and "no display" in proc.stderr
+    # A profile, but nothing on screen.
+    win = launch(launched, "sgt-mines", xvfb, seed="e2e-bad")
+    calibrate(win, tmp_path, "sgt", "n")
+    win.close()
+    time.sleep(0.3)
+    proc = run("play", "--profile", "sgt", "--start-now")
+    assert proc.returncode == 1 and "does not match the screen" in proc.stderr, proc.stderr
+    proc = run("play", "--start-now")
+    assert proc.returncode == 1 and "no board on screen" in proc.stderr, proc.stderr
+    # A profile for another game's board.
+    other = launch(launched, "xdemineur", xvfb)
+    proc = run("play", "--profile", "sgt", "--start-now")
+    assert proc.returncode == 1 and "does not match" in proc.stderr, proc.stderr
+    other.close()
+    # The game window closed in the middle of a game.
+    win = launch(launched, "gnome-mines", xvfb)
+    calibrate(win, tmp_path, "gnome", "ctrl+n")
+    log = tmp_path / "closed.jsonl"
+    proc2 = subprocess.Popen(
+        [
+            *MSOLVER,
+            "play",
+            "--profile",
+            "gnome",
+            "--games",
+            "5",
+            "--start-now",
+            "--log-json",
+            str(log),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (log.exists() and '"click"' in log.read_text()):
+            time.sleep(0.01)
+        win.close()
+        out, err = proc2.communicate(timeout=20)
+    finally:
+        if proc2.poll() is None:
+            proc2.kill()
+    assert proc2.returncode == 1, (out, err)
+    assert "cannot read the board" in err or "low confidence" in err or "changed" in err, err
+    assert events(log)[-1]["event"] == "summary"
