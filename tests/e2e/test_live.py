@@ -131,6 +131,28 @@ def test_sgt_mines_wins_every_game(
     assert "3 won" in proc.stdout
 
 
+def test_a_theme_never_seen_is_learned_while_playing(
+    xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    # All the player gets: the blank board's unopened tile, the grid and the mine
+    # count; sgt-mines' built-in tiles are not used.
+    from msolver.vision.grid import calibrate as find_profile
+    from msolver.vision.profile import load_profile, save_profile
+
+    win = launch(launched, "sgt-mines", xvfb, seed="e2e-learn")
+    found = find_profile(win.screenshot(whole_screen=True), mines=99, name="fresh", new_game="n")
+    blank = found.with_changes(theme="custom", tiles={"unknown": found.tiles["unknown"][:1]})
+    save_profile(blank, "fresh")
+    log = tmp_path / "play.jsonl"
+    proc = run("play", "--profile", "fresh", "--start-now", "--log-json", str(log), check_rc=0)
+    over = check_log(events(log), 1)
+    assert [e["result"] for e in over] == ["won"], proc.stdout
+    assert "learned tiles" in proc.stdout, proc.stdout
+    # What it learned is kept for the next session.
+    kept = load_profile("fresh")
+    assert {"unknown", "0", "1", "2", "flag"} <= set(kept.tiles)
+
+
 def test_gnome_mines_plays_a_game_to_its_end(
     xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
 ) -> None:
