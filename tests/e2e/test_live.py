@@ -77,6 +77,19 @@ def calibrate(win: xgames.GameWindow, tmp_path: Path, name: str, new_game: str) 
     run(*args, check_rc=0)
 
 
+def find_board(win: xgames.GameWindow) -> tuple[int, int, int, int]:
+    """The board's screen rectangle, found the way calibration finds it."""
+    from msolver.vision.grid import find_grid
+
+    g = find_grid(win.screenshot(whole_screen=True))
+    return (
+        int(g.origin[0]),
+        int(g.origin[1]),
+        int(g.cols * g.pitch[0]),
+        int(g.rows * g.pitch[1]),
+    )
+
+
 def events(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
@@ -295,11 +308,16 @@ def test_bad_input_stops_cleanly_and_clicks_nothing(
     assert proc.returncode == 1 and "does not match the screen" in proc.stderr, proc.stderr
     proc = run("play", "--start-now")
     assert proc.returncode == 1 and "no board on screen" in proc.stderr, proc.stderr
-    # A profile for another game's board.
-    other = launch(launched, "xdemineur", xvfb)
-    proc = run("play", "--profile", "sgt", "--start-now")
-    assert proc.returncode == 1 and "does not match" in proc.stderr, proc.stderr
-    other.close()
+    # A profile for another game's board, and for the same game at another tile size:
+    # refused, and the board on screen is left as it was.
+    for game, kw in (("xdemineur", {}), ("sgt-mines", {"tilesize": 24, "seed": "e2e-bad"})):
+        other = launch(launched, game, xvfb, **kw)
+        left, top, width, height = find_board(other)
+        before = xgames.grab(xvfb, (left, top, width, height))
+        proc = run("play", "--profile", "sgt", "--start-now")
+        assert proc.returncode == 1 and "does not match" in proc.stderr, proc.stderr
+        assert (xgames.grab(xvfb, (left, top, width, height)) == before).all(), game
+        other.close()
     # The game window closed in the middle of a game.
     win = launch(launched, "gnome-mines", xvfb)
     calibrate(win, tmp_path, "gnome", "ctrl+n")
