@@ -2,15 +2,16 @@
 
 Each cell box is resampled to a small fixed grid (K x K, area averaging, one
 cv2.resize for the whole board) so the same features serve any display scale.
-Two feature sets are compared against the profile's tiles, for all cells at
-once (one matrix product):
+Two feature sets are compared against the profile's tiles (and copies of them
+shifted by half and one pixel), cells that are pixel-equal only once:
 
-- colour: the K x K RGB samples themselves; tells unopened from opened,
-  separates digits by colour;
-- shape: per sample, how far it is from the cell's own background colour
-  (the median of the cell), scaled to the cell's strongest contrast. It does
-  not care which colour a digit is drawn in, so it survives digit recolouring,
-  and it separates 3 from 7, 1 from an unopened bevel, by their strokes.
+- colour: the K x K RGB samples with the ink masked out (replaced by the
+  cell's background): the face, bevel and grid lines tell unopened from
+  opened, a gnome-mines digit by its tile colour, 1 from an unopened bevel;
+- shape: per sample, how far it is from the cell's own background colour,
+  above a noise floor, scaled to the cell's strongest contrast. It does not
+  care which colour the ink is, so it survives digit recolouring, and it
+  separates 3 from 7 by their strokes.
 
 The label is the nearest tile variant. Confidence compares the best distance
 with the best distance of any *other* label (1 = unambiguous, 0 = a tie), and
@@ -18,7 +19,6 @@ is zeroed when even the best is far from every tile; cells under the
 threshold are reported in `low_confidence`, and their board state is UNKNOWN,
 never a guess.
 """
-
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence

@@ -207,9 +207,11 @@ def calibrate(
     screen position of the image's top-left pixel (mss monitor 0's left/top
     for a whole-desktop grab), so the profile is in screen coordinates.
     mines: the board's mine count; guessed from the standard levels when the
-    size is one of them, otherwise required. theme: a built-in theme whose
-    tiles to use; by default the one whose unopened tile matches, if any
-    (otherwise the profile knows only the unopened tile; see vision.learn).
+    size is one of them, otherwise required. theme: the theme (profile name)
+    whose tiles to use, refused when they do not explain the board; by
+    default the built-in theme and recorded tile size that explain it best,
+    if any does (otherwise the profile knows only the unopened tile; see
+    vision.learn). The board may be blank or a game under way.
     """
     try:
         rgb = as_rgb(image)
