@@ -48,6 +48,10 @@ class VisionReader:
         self._ys = _edges(oy, profile.pitch[1], profile.rows)
         whole = all(abs(p - round(p)) < 1e-6 for p in profile.pitch)
         self._incremental = incremental and whole
+        self._even = whole and bool(
+            np.all(np.diff(self._xs) == round(profile.pitch[0]))
+            and np.all(np.diff(self._ys) == round(profile.pitch[1]))
+        )
         self._last: tuple[Image, Reading] | None = None
         self.full_reads = 0
         self.strip_reads = 0
@@ -89,6 +93,14 @@ class VisionReader:
 
     def _changed(self, image: Image, last: Image) -> npt.NDArray[np.intp]:
         xs, ys = self._xs, self._ys
+        p = self.profile
+        w, h = round(p.pitch[0]), round(p.pitch[1])
+        if self._even:
+            # Whole-pixel pitch: cells are equal blocks, one reshape away.
+            a = image[ys[0] : ys[-1], xs[0] : xs[-1], :3]
+            b = last[ys[0] : ys[-1], xs[0] : xs[-1], :3]
+            blocks = (a != b).reshape(p.rows, h, p.cols, w * 3)
+            return np.flatnonzero(blocks.any(axis=(1, 3)))
         diff = np.any(
             image[ys[0] : ys[-1], xs[0] : xs[-1]] != last[ys[0] : ys[-1], xs[0] : xs[-1]], axis=2
         )
