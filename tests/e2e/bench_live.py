@@ -29,35 +29,39 @@ from pathlib import Path
 NEW_GAME = {"sgt-mines": "n", "gnome-mines": "ctrl+n", "xdemineur": None}
 
 
-def _free_display() -> int:
+def _start_xvfb() -> tuple[subprocess.Popen[bytes], int]:
+    """Our own Xvfb on a free display, accepting clients.
+
+    Two programs may pick the same free number at once; the second server
+    then exits at once while the first one's socket is there, so the check is
+    that *our* server is still running once clients get through.
+    """
     for n in range(200, 300):
-        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists():
-            return n
-    raise RuntimeError("no free X display between :200 and :299")
+        if Path(f"/tmp/.X{n}-lock").exists() or Path(f"/tmp/.X11-unix/X{n}").exists():
+            continue
+        proc = subprocess.Popen(
+            ["Xvfb", f":{n}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        env = dict(os.environ, DISPLAY=f":{n}")
+        deadline = time.monotonic() + 10
+        while proc.poll() is None and time.monotonic() < deadline:
+            probe = subprocess.run(["xdotool", "getmouselocation"], env=env, capture_output=True)
+            if probe.returncode == 0:
+                time.sleep(0.1)
+                if proc.poll() is None:
+                    return proc, n
+            time.sleep(0.05)
+        proc.kill()
+        proc.wait()
+    raise RuntimeError("could not start Xvfb on any display between :200 and :299")
 
 
 @contextmanager
 def xvfb() -> Iterator[str]:
-    n = _free_display()
-    proc = subprocess.Popen(
-        ["Xvfb", f":{n}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc, n = _start_xvfb()
     try:
-        deadline = time.monotonic() + 10
-        while not Path(f"/tmp/.X11-unix/X{n}").exists():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Xvfb :{n} did not start")
-            time.sleep(0.05)
-        # The socket shows up a moment before the server accepts clients.
-        env = dict(os.environ, DISPLAY=f":{n}")
-        while subprocess.run(
-            ["xdotool", "getmouselocation"], env=env, capture_output=True
-        ).returncode:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Xvfb :{n} does not accept clients")
-            time.sleep(0.05)
         os.environ["DISPLAY"] = f":{n}"
         yield f":{n}"
     finally:
