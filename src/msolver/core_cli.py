@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -226,6 +227,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         width, height, mines = _bench_size(args)
     except UsageError as exc:
         return _fail(str(exc))
+    # Wall time shows how --workers scales; solver time alone cannot.
+    started = time.perf_counter()
     results = _run_with_progress(
         width,
         height,
@@ -236,11 +239,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         args.workers,
         f"{width}x{height}/{mines}",
     )
+    wall = time.perf_counter() - started
     s = bench.summarise(results)
     if args.json:
         out = s.as_json()
         out.update(
-            width=width, height=height, mines=mines, first_click=args.first_click, seed=args.seed
+            width=width,
+            height=height,
+            mines=mines,
+            first_click=args.first_click,
+            seed=args.seed,
+            workers=args.workers,
+            wall_seconds=wall,
         )
         print(json.dumps(out))
         return 0
@@ -254,6 +264,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"{s.ms_per_move_mean:.2f} ms, p99 {s.ms_per_move_p99:.2f} ms, "
         f"max {s.ms_per_move_max:.1f} ms"
     )
+    print(f"wall time   {wall:.1f} s ({s.games / wall:.1f} games/s)")
     return 0
 
 
