@@ -48,7 +48,10 @@ def register(sub: Any) -> None:
     p.add_argument("--mines", type=int, default=None, help="mine count (with --auto)")
     p.add_argument("--no-chord", action="store_true", help="open cells one by one, never chord")
     p.add_argument(
-        "--mouse", default="auto", choices=("auto", "pyautogui", "pynput"), help="mouse backend"
+        "--mouse",
+        default="auto",
+        choices=("auto", "pyautogui", "pynput"),
+        help="mouse backend (auto: pynput clicks, pyautogui keys)",
     )
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.set_defaults(handler=play_command)
