@@ -193,6 +193,28 @@ def test_a_covered_board_in_play_is_not_filled_from_memory() -> None:
     assert outcome.stopped is not None and not outcome.games
 
 
+def test_stop_key_wins_over_a_board_its_press_covered() -> None:
+    # F10 over a GTK game opens a menu over the board, which then reads wrong
+    # with confidence: the stop is still the person's, not a safety stop.
+    keys = FakeHotkeys(started=True)
+    reads = [0]
+
+    def menu(board: Board) -> Board:
+        reads[0] += 1
+        opened = [i for i, s in enumerate(board.cells) if s >= 0]
+        if reads[0] > 4 and opened:
+            keys.stop.set()
+            cells = list(board.cells)
+            cells[opened[0]] = 8 if cells[opened[0]] != 8 else 7
+            return Board(board.width, board.height, board.mines, tuple(cells))
+        return board
+
+    sim = expert_sim(13)
+    player, _ = make_player(sim, hotkeys=keys, reader=SimReader(sim.grid, 99, corrupt=menu))
+    outcome = player.run()
+    assert outcome.user_stop and outcome.stopped == "stopped by the stop key"
+
+
 def test_moved_window_stops() -> None:
     sim = expert_sim(14)
     orig = sim.on_click

@@ -206,6 +206,9 @@ class Player:
                         "guessing: is the board covered or the profile for another game?"
                     )
             except PlayStop:
+                # The stop key first: pressed over the game it may have opened
+                # a menu over the board (GTK opens one on F10).
+                self._check_stop()
                 # A frame caught mid-redraw can read wrong for a moment: look
                 # again before calling it a problem.
                 if self.clock() > recheck_until:
@@ -349,6 +352,7 @@ class Player:
         """
         deadline = self.clock() + self.settings.confirm
         while True:
+            self._check_stop()
             reading = self.reader.read(image)
             if known is not None:
                 won = _won_under_cover(reading, known, opened)
