@@ -191,7 +191,7 @@ def register(sub: Any) -> None:
     s.add_argument("--json", action="store_true", help='print {"moves", "length", "optimal"}')
     s.add_argument(
         "--budget", type=_positive, default=SOLVE_BUDGET_S, metavar="SECONDS",
-        help=f"time for the exact search before the beam fallback (default {SOLVE_BUDGET_S})",
+        help=f"CPU seconds for A* before the beam fallback (default {SOLVE_BUDGET_S})",
     )
     s.add_argument("--colours", type=int, default=16, help="most colours allowed (default 16)")
     s.set_defaults(handler=cmd_solve)
@@ -202,7 +202,7 @@ def register(sub: Any) -> None:
     b.add_argument("--limit", type=int, default=25, help="move limit for a win (default 25)")
     b.add_argument(
         "--budget", type=_positive, default=BENCH_BUDGET_S, metavar="SECONDS",
-        help=f"exact-search time a board before the fallback (default {BENCH_BUDGET_S})",
+        help=f"CPU seconds of A* a board before the fallback (default {BENCH_BUDGET_S})",
     )
     b.add_argument("--count", type=int, help="only the first N boards")
     b.add_argument(
@@ -226,7 +226,7 @@ def register(sub: Any) -> None:
     pl.add_argument("--stop-key", default="F10", help="stop key (default F10)")
     pl.add_argument(
         "--budget", type=_positive, default=SOLVE_BUDGET_S, metavar="SECONDS",
-        help=f"solver time a game (default {SOLVE_BUDGET_S})",
+        help=f"CPU seconds of A* a game (default {SOLVE_BUDGET_S})",
     )
     pl.add_argument("--new-game-key", default="n", help="key that starts a new game (default n)")
     pl.add_argument("--save-profile", metavar="FILE", help="write the calibration found")
