@@ -126,6 +126,8 @@ def test_sgt_mines_wins_every_game(
     # mine count (measured: "30x16n99#seed" then n gives 48 mines).
     win = launch(launched, "sgt-mines", xvfb)
     calibrate(win, tmp_path, "sgt", "n")
+    # The window moved since calibration: the player finds the same board again.
+    win.move(250, 150)
     log = tmp_path / "play.jsonl"
     proc = run(
         "play",
@@ -142,6 +144,7 @@ def test_sgt_mines_wins_every_game(
     # sgt-mines boards need no guess: every game must be won.
     assert [e["result"] for e in over] == ["won"] * 3, proc.stdout
     assert "3 won" in proc.stdout
+    assert "moved by (+250, +150)" in proc.stdout
 
 
 def test_a_theme_never_seen_is_learned_while_playing(

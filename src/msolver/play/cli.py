@@ -168,12 +168,40 @@ def _locate(capture: Capture, args: argparse.Namespace, say: Any) -> Profile:
         )
     dx = found.origin[0] + origin[0] - prof.origin[0]
     dy = found.origin[1] + origin[1] - prof.origin[1]
+    dx, dy = _snap_shift(image, prof, dx, dy, origin)
     moved = _shift_profile(prof, dx, dy)
     reason = board_visible(image, moved, image_origin=origin)
     if reason is not None:
         raise CliError(f"profile {args.profile!r} does not match the screen: {reason}")
     say(f"the board moved by ({dx:+.0f}, {dy:+.0f}) since calibration; following it")
     return moved
+
+
+def _snap_shift(
+    image: Any, prof: Profile, dx: float, dy: float, origin: tuple[int, int]
+) -> tuple[int, int]:
+    """The whole-pixel move (a window moves by whole pixels) that reads the board best.
+
+    The board found now and the calibrated origin may differ by a fraction of
+    a pixel in how each was fitted, so the neighbours of the rounded move are
+    tried and the one whose cells match the profile's tiles best is kept.
+    """
+    import numpy as np
+
+    from msolver.vision.classify import ReadError, read_board
+
+    best: tuple[float, int, int] | None = None
+    for ox in (0, -1, 1):
+        for oy in (0, -1, 1):
+            x, y = round(dx) + ox, round(dy) + oy
+            try:
+                res = read_board(image, _shift_profile(prof, x, y), image_origin=origin)
+            except ReadError:
+                continue
+            score = float(np.mean(res.confidence))
+            if best is None or score > best[0] + 1e-9:
+                best = (score, x, y)
+    return (round(dx), round(dy)) if best is None else (best[1], best[2])
 
 
 def _shift_profile(prof: Profile, dx: float, dy: float) -> Profile:
