@@ -147,6 +147,17 @@ def test_sgt_mines_wins_every_game(
     assert "moved by (+250, +150)" in proc.stdout
 
 
+def test_auto_finds_a_built_in_board_anywhere_on_the_screen(
+    xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    launch(launched, "sgt-mines", xvfb, position=(400, 300))
+    log = tmp_path / "play.jsonl"
+    proc = run("play", "--auto", "--start-now", "--log-json", str(log), check_rc=0)
+    assert "found a 30x16 board (sgt-mines)" in proc.stdout
+    over = check_log(events(log), 1)
+    assert [e["result"] for e in over] == ["won"], proc.stdout
+
+
 def test_a_theme_never_seen_is_learned_while_playing(
     xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
 ) -> None:
