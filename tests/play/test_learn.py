@@ -146,3 +146,13 @@ def test_learning_reader_plays_whole_games_from_the_blank_tile_alone(seed: int) 
     for look in reader.looks:
         if look.state is not None:
             assert tuple(int(v) for v in look.tile[5, 5]) == colour_of(look.state)
+
+
+def test_a_look_on_our_flags_is_the_flag_and_never_a_number() -> None:
+    known: list[int | None] = [UNKNOWN] * 9
+    known[0] = known[1] = None
+    only_flags = name_looks(3, 3, 2, known, {7: [0, 1]}, flagged=frozenset({0, 1}))
+    assert only_flags.names == {7: "flag"}
+    # A look on a flagged cell and on another cell: no game draws that.
+    mixed = name_looks(3, 3, 2, known, {7: [0, 1]}, flagged=frozenset({0}))
+    assert mixed.names == {} and mixed.unnamed == (7,) and not mixed.fits

@@ -67,11 +67,22 @@ def name_looks(
     """
     names: dict[int, str] = {}
     numbered: dict[int, Sequence[int]] = {}
+    mixed: list[int] = []
     for look, cells in looks.items():
-        if cells and all(i in flagged for i in cells) and not _flag_known(known):
+        on_flags = sum(1 for i in cells if i in flagged)
+        if cells and on_flags == len(cells):
+            # Only where we flagged: the flag (or another look of it).
             names[look] = "flag"
+        elif on_flags:
+            # A cell we flagged is a mine and never opens: a look on flags and
+            # on other cells is not one a game draws.
+            mixed.append(look)
         else:
             numbered[look] = cells
+    if mixed:
+        return Naming(
+            names, tuple(mixed + list(numbered)), "a new look covers flags and other cells"
+        )
     if not numbered:
         return Naming(names, ())
     nbrs = neighbours_table(width, height)
@@ -191,10 +202,6 @@ def _name_loss(
                 names[a], names[b] = "exploded", "mine"
             found.append(names)
     return found[0] if len(found) == 1 else None
-
-
-def _flag_known(known: Sequence[int | None]) -> bool:
-    return any(s == FLAG for s in known)
 
 
 def decide_among(boards: Sequence[Board]) -> Decision:
