@@ -348,7 +348,7 @@ class Player:
         its board as it is won (gnome-mines) hides cells that were opened
         before; opened cells never change in a game, so those are taken from
         `known`, but only to see that the game is won, never to play on.
-        opened: the cells the last batch opened with certain clicks.
+        opened: the cells the last batch clicked open.
         """
         deadline = self.clock() + self.settings.confirm
         while True:
@@ -419,10 +419,8 @@ class Player:
         deadline = self.clock() + self.settings.redraw_timeout
         image = self._wait_change(before, self.settings.redraw_timeout)
         while True:
-            sure = frozenset(
-                j for c in clicks if c.kind != "right" and c.p_mine == 0.0 for j in c.opens
-            )
-            image, reading = self._look(image, board, sure)
+            opens = frozenset(j for c in clicks if c.kind != "right" for j in c.opens)
+            image, reading = self._look(image, board, opens)
             pending = _pending(reading.board, clicks)
             if not pending or game_state(reading.board) is not None:
                 return image, reading
@@ -525,9 +523,9 @@ def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> 
     """The reading completed from `known` where it is unsure, if that shows a won game.
 
     An opened cell or a flag cannot have changed; a cell that was unopened
-    stays unopened unless the last batch opened it with a certain click (a
-    safe cell under a certain click opens; the game drew its dialog only
-    because that batch ended the game).
+    stays unopened unless the last batch clicked it open. That click may have
+    been a guess (games often end on one): had it hit a mine, the game would
+    show its mines instead of a dialog, and any mine in sight refuses the win.
     """
     cells = list(reading.board.cells)
     # Unsure cells, and opened cells or flags that read otherwise now: what a
