@@ -7,12 +7,12 @@ whatever the number of workers, and any single game can be replayed.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from msolver.core.game import FirstClick, Game, Status
-from msolver.core.solver import Solver
+from msolver.core.solver import Move, Solver
 from msolver.core.stats import percentile, wilson_interval
 
 
@@ -53,6 +53,17 @@ def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
+def apply_moves(game: Game, moves: Iterable[Move]) -> None:
+    """Play a decision's moves in order, stopping when the game ends."""
+    for move in moves:
+        if move.kind == "flag":
+            game.flag(move.index)
+        else:
+            game.open(move.index)
+        if game.status is not Status.PLAYING:
+            return
+
+
 def play_one(
     width: int, height: int, mines: int, first_click: FirstClick, seed: int, index: int
 ) -> GameResult:
@@ -71,13 +82,7 @@ def play_one(
             break
         if not decision.certain:
             guesses += 1
-        for move in decision.moves:
-            if move.kind == "flag":
-                game.flag(move.index)
-            else:
-                game.open(move.index)
-            if game.status is not Status.PLAYING:
-                break
+        apply_moves(game, decision.moves)
     return GameResult(index, game.status is Status.WON, sum(times) / 1000, tuple(times), guesses)
 
 
