@@ -215,7 +215,7 @@ class Player:
                     raise
                 self.rereads += 1
                 time.sleep(0.01)
-                image, reading = self._look(self._grab())
+                image, reading = self._look(self._grab(), prev, _opens(sent))
                 continue
             over = game_state(board)
             if over is not None:
@@ -419,8 +419,7 @@ class Player:
         deadline = self.clock() + self.settings.redraw_timeout
         image = self._wait_change(before, self.settings.redraw_timeout)
         while True:
-            opens = frozenset(j for c in clicks if c.kind != "right" for j in c.opens)
-            image, reading = self._look(image, board, opens)
+            image, reading = self._look(image, board, _opens(clicks))
             pending = _pending(reading.board, clicks)
             if not pending or game_state(reading.board) is not None:
                 return image, reading
@@ -519,6 +518,11 @@ class Player:
                 last, since = image, self.clock()
 
 
+def _opens(clicks: list[Click]) -> frozenset[int]:
+    """The cells a batch clicked open (left clicks and chords)."""
+    return frozenset(j for c in clicks if c.kind != "right" for j in c.opens)
+
+
 def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> Reading | None:
     """The reading completed from `known` where it is unsure, if that shows a won game.
 
@@ -538,6 +542,16 @@ def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> 
     }
     if not covered:
         return None
+    # A dialog is a rectangle: what lies inside the box of the evidence reads
+    # the dialog, not the board, even where it happens to look like a cell.
+    w = known.width
+    rows = [i // w for i in covered]
+    cols = [i % w for i in covered]
+    covered = {
+        r * w + c
+        for r in range(min(rows), max(rows) + 1)
+        for c in range(min(cols), max(cols) + 1)
+    }
     hidden_opens = []
     for i in covered:
         cells[i] = known.cells[i]
