@@ -85,10 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     from msolver.io.capture import open_capture
     from msolver.io.hotkeys import FakeHotkeys
     from msolver.io.mouse import open_mouse
+    from msolver.play.cli import reader_for
     from msolver.play.log import EventLog
     from msolver.play.loop import Player, Settings
     from msolver.play.target import NewGame
-    from msolver.play.vision_reader import VisionReader
     from tests.support import xgames
     from tests.support.live import calibrate_window
 
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             capture = open_capture()
             new_game = NewGame.parse(profile.new_game) if profile.new_game else None
             player = Player(
-                VisionReader(profile),
+                reader_for(profile),
                 capture,
                 open_mouse("auto", capture.screen()),
                 FakeHotkeys(started=True),

@@ -242,7 +242,7 @@ def _wait_start(keys: Any, args: argparse.Namespace, say: Any) -> bool:
     return True
 
 
-def _reader(profile: Profile) -> Any:
+def reader_for(profile: Profile) -> Any:
     """A reader that learns the tiles it has not seen: from the unopened tile alone for a
     new theme, on top of the classifier for a known one (whose recordings may lack a 6)."""
     from msolver.play.learn import LearningReader
@@ -300,7 +300,7 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
             raise CliError(f"no mouse available ({exc}); nothing was clicked") from exc
         log = EventLog(args.log_json) if args.log_json else None
         settings = Settings(games=args.games, chord=not args.no_chord)
-        reader = _reader(profile)
+        reader = reader_for(profile)
         try:
             player = Player(
                 reader,
@@ -339,7 +339,7 @@ def _hint(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any
     from msolver.play.hint import render_hint
     from msolver.play.loop import game_state
 
-    reader = _reader(profile)
+    reader = reader_for(profile)
     keys = _hotkeys(argparse.Namespace(**{**vars(args), "start_now": True}), say)
     region = reader.grid.rect()
     shown = None
