@@ -57,7 +57,12 @@ class _Look:
 
 
 class LearningReader:
-    """Reads and learns a theme from the profile's unopened tile alone."""
+    """Reads a board and learns the looks it has not seen.
+
+    Without `base`, from the profile's tiles alone (for a new theme, just the
+    unopened one); with `base`, the known tiles are read by it and only the
+    cells it is unsure of are matched against, or learned as, new looks.
+    """
 
     def __init__(self, profile: Profile, base: Reader | None = None) -> None:
         self.profile = profile
@@ -66,7 +71,6 @@ class LearningReader:
         self._base = base
         self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
         left, top, _, _ = self._grid.rect()
-        self._origin = (left, top)
         self._w, self._h = round(profile.pitch[0]), round(profile.pitch[1])
         self._xs = [
             px(profile.origin[0] + c * profile.pitch[0]) - left for c in range(profile.cols)
