@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -25,11 +24,38 @@ def _need(what: str) -> None:
     pytest.skip(what)
 
 
-def _free_display() -> int:
-    for n in range(90, 190):
-        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists():
-            return n
-    raise RuntimeError("no free X display number between :90 and :189")
+def _start_xvfb() -> tuple[subprocess.Popen[bytes], int]:
+    """Start Xvfb on a display number it picks itself.
+
+    `-displayfd` makes Xvfb choose a free number and write it once it accepts
+    clients: no race with another test session choosing the same number, and
+    no waiting on a socket that may belong to someone else's server.
+    """
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(write_fd,),
+    )
+    os.close(write_fd)
+    deadline = time.monotonic() + 15
+    out = b""
+    with os.fdopen(read_fd, "rb", buffering=0) as pipe:
+        os.set_blocking(pipe.fileno(), False)
+        while not out.endswith(b"\n"):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                _need(f"Xvfb did not start (exit {proc.poll()})")
+            try:
+                chunk = pipe.read()
+            except BlockingIOError:
+                chunk = None
+            if chunk:
+                out += chunk
+            else:
+                time.sleep(0.05)
+    return proc, int(out.strip())
 
 
 @pytest.fixture(scope="session")
@@ -37,18 +63,7 @@ def xvfb() -> Iterator[str]:
     """Start Xvfb 1920x1080x24 on a free display; yield its DISPLAY string."""
     if shutil.which("Xvfb") is None:
         _need("Xvfb is not installed (apt-get install xvfb)")
-    n = _free_display()
-    proc = subprocess.Popen(
-        ["Xvfb", f":{n}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while not Path(f"/tmp/.X11-unix/X{n}").exists():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            _need(f"Xvfb :{n} did not start")
-        time.sleep(0.05)
+    proc, n = _start_xvfb()
     old = os.environ.get("DISPLAY")
     os.environ["DISPLAY"] = f":{n}"
     try:
