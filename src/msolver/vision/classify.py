@@ -155,6 +155,27 @@ def _shifted(tile: Image, dx: float, dy: float) -> Image:
     return out
 
 
+_DIGITS = frozenset("12345678")
+
+
+def _full_contrast(tile: Image) -> Image:
+    """The tile with its ink (inside the cell, off the background) redrawn black."""
+    flat = tile.reshape(-1, 3).astype(np.float32)
+    bg = np.median(flat, axis=0)
+    h, w = tile.shape[:2]
+    my, mx = max(2, h // 8), max(2, w // 8)
+    inner = np.zeros((h, w), dtype=bool)
+    inner[my : h - my, mx : w - mx] = True
+    dev = np.abs(flat - bg).max(axis=1) * inner.ravel()
+    peak = float(dev.max())
+    if peak < 40:
+        return tile
+    alpha = (dev / peak)[:, None]
+    out = np.where(alpha > 0.05, bg * (1 - alpha), flat)
+    result: Image = np.clip(np.rint(out), 0, 255).astype(np.uint8).reshape(tile.shape)
+    return result
+
+
 @lru_cache(maxsize=32)
 def _bank_cached(
     key: tuple[tuple[str, int, bytes, tuple[int, ...]], ...], shifts: bool = False
@@ -167,6 +188,11 @@ def _bank_cached(
         if label not in labels:
             labels.append(label)
         moved = [_shifted(tile, dx, dy) for dx, dy in _SHIFTS] if shifts else []
+        if shifts and label in _DIGITS:
+            # the digit at full contrast too: a faint digit (xdemineur's pale
+            # 5) redrawn dark must still be nearer its own shape than a
+            # neighbour's (its 6)
+            moved.append(_full_contrast(tile))
         for t in (tile, *moved):
             variant_label.append(labels.index(label))
             rows.append(_features(_resample_tile(t)))
