@@ -364,3 +364,23 @@ def test_bad_input_stops_cleanly_and_clicks_nothing(
     assert proc2.returncode == 1, (out, err)
     assert "cannot read the board" in err or "low confidence" in err or "changed" in err, err
     assert events(log)[-1]["event"] == "summary"
+
+
+def test_calibrate_from_the_screen_without_a_terminal(
+    xvfb: str, profile_dir: Path, launched: list[xgames.GameWindow]
+) -> None:
+    # No --image and no terminal to ask on: one grab of the whole screen.
+    launch(launched, "sgt-mines", xvfb, position=(300, 200))
+    proc = subprocess.run(
+        [*MSOLVER, "calibrate", "--name", "grabbed", "--mines", "99", "--new-game", "n"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    saved = json.loads((profile_dir / "grabbed.json").read_text())
+    text = json.dumps(saved)
+    assert '"rows": 16' in text and '"cols": 30' in text, proc.stdout
+    # The wizard needs a terminal; without one nothing waits on stdin.
+    assert "press Enter" not in proc.stdout

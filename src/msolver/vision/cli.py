@@ -21,7 +21,10 @@ def register(sub: Any) -> None:
         help="find the board in a screenshot (or on the screen) and save a profile",
         description="Find the board from a screenshot of a blank board and save a profile.",
     )
-    p.add_argument("--image", help="screenshot PNG (default: grab all screens with mss)")
+    p.add_argument(
+        "--image",
+        help="screenshot PNG (default: the wizard on a terminal, else one grab of all screens)",
+    )
     p.add_argument(
         "--name", default=None, help="profile name (default: the theme found, or 'custom')"
     )
@@ -104,12 +107,17 @@ def check_new_game(text: str | None) -> str | None:
 
 def calibrate_command(args: argparse.Namespace) -> int:
     """Handler for `msolver calibrate` (the player's wizard may call it with its own args)."""
-    import numpy as np
 
     from msolver.vision.grid import CalibrationError, calibrate
     from msolver.vision.image import ImageError, read_png
     from msolver.vision.profile import ProfileError, save_profile
 
+    if not args.image and sys.stdin.isatty():
+        # A person at a terminal gets the wizard (it shows what it found and
+        # asks what it cannot see); a script without --image gets one grab.
+        from msolver.play.wizard import run_wizard
+
+        return run_wizard(args)
     try:
         new_game = check_new_game(getattr(args, "new_game", None))
     except ValueError as exc:
@@ -120,13 +128,16 @@ def calibrate_command(args: argparse.Namespace) -> int:
             img = read_png(args.image)
             where = args.image
         else:
-            import mss
+            from msolver.io.capture import CaptureError, open_capture
 
-            with mss.MSS() as sct:
-                mon = sct.monitors[0]
-                img = np.asarray(sct.grab(mon))
-                screen_origin = (int(mon["left"]), int(mon["top"]))
             where = "screen"
+            try:
+                cap = open_capture()
+                screen = cap.screen()
+                img = cap.grab(screen)
+            except CaptureError as exc:
+                return _fail(f"calibrate: cannot grab the screen: {exc}")
+            screen_origin = (screen[0], screen[1])
         prof = calibrate(
             img,
             mines=args.mines,
