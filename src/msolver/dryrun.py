@@ -19,26 +19,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from msolver.bench import apply_moves
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver
+from msolver.core.stats import wilson_interval
 from msolver.vision.classify import read_board
 from msolver.vision.image import Image, px
 from msolver.vision.profile import Profile
-
-try:
-    from msolver.core.stats import wilson_interval
-except ImportError:  # pragma: no cover - the core provides it; kept for older trees
-
-    def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-        if games <= 0:
-            return (0.0, 1.0)
-        p = wins / games
-        denom = 1 + z * z / games
-        centre = (p + z * z / (2 * games)) / denom
-        half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / denom
-        return (max(0.0, centre - half), min(1.0, centre + half))
-
 
 _LABEL_OF_STATE = {
     UNKNOWN: "unknown",
@@ -177,13 +165,7 @@ def _play_solver_only(game: Game, solver: Solver) -> bool:
         dec = solver.decide(game.board)
         if dec.status != "ok" or not dec.moves:
             return False
-        for mv in dec.moves:
-            if mv.kind == "open":
-                game.open(mv.index)
-            else:
-                game.flag(mv.index)
-            if game.status is not Status.PLAYING:
-                break
+        apply_moves(game, dec.moves)
     return game.status is Status.WON
 
 
@@ -234,13 +216,7 @@ def run_dryrun(
             if dec.status != "ok" or not dec.moves:
                 stopped += 1
                 break
-            for mv in dec.moves:
-                if mv.kind == "open":
-                    game.open(mv.index)
-                else:
-                    game.flag(mv.index)
-                if game.status is not Status.PLAYING:
-                    break
+            apply_moves(game, dec.moves)
         wins += game.status is Status.WON
         ref = Game(lv.width, lv.height, lv.mines, seed=game_seed, first_click=first_click)
         solver_wins += _play_solver_only(ref, Solver(first_click=first_click))
