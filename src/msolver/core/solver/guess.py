@@ -36,11 +36,10 @@ from msolver.core.solver.probability import Analysis, analyse
 TOLERANCE = 0.04
 # At most this many candidates are re-solved per guess.
 MAX_CANDIDATES = 6
-# Off-frontier candidates kept, the best-shaped first. Measured (2,000 paired
-# expert games): 1 instead of 2 won 1.05 points more under "safe" (neutral
-# under "opening"); 4 lost 0.95 point. The lookahead does not see the
-# opening a zero cascades into, so a corner must not lose to a mid cell.
-OFF_CANDIDATES = 1
+# Off-frontier candidates kept, the best-shaped first. Measured on expert,
+# same seeds: 4 lost about a point under "safe" (2,000 games); 1 looked a
+# point better on 2,000 games but was 0.1 point worse on 10,000 (both rules).
+OFF_CANDIDATES = 2
 # Extra credit for a number that unlocks a certain move (progress), on top of
 # the safety of the next move.
 PROGRESS_BONUS = 0.0
