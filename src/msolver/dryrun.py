@@ -25,7 +25,7 @@ from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver
 from msolver.core.stats import wilson_interval
 from msolver.vision.classify import read_board
-from msolver.vision.image import Image, px
+from msolver.vision.image import Image, ink_of, px
 from msolver.vision.profile import Profile
 
 _LABEL_OF_STATE = {
@@ -140,14 +140,7 @@ def _recolour(tile: Image, rng: np.random.Generator) -> Image:
     replaced: its channels permuted and shifted, and kept visible against
     the background. Border lines and bevels are left alone.
     """
-    flat = tile.reshape(-1, 3).astype(np.float32)
-    bg = np.median(flat, axis=0)
-    h, w = tile.shape[:2]
-    my, mx = max(2, h // 8), max(2, w // 8)
-    inner = np.zeros((h, w), dtype=bool)
-    inner[my : h - my, mx : w - mx] = True
-    dev = np.abs(flat - bg).max(axis=1) * inner.ravel()
-    peak = float(dev.max())
+    flat, bg, dev, peak = ink_of(tile)
     if peak < 40:
         return tile
     ink = flat[int(np.argmax(dev))]

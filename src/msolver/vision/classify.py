@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from msolver.core.board import UNKNOWN, Board
-from msolver.vision.image import Image, ImageError, as_rgb, px
+from msolver.vision.image import Image, ImageError, as_rgb, ink_of, px
 from msolver.vision.profile import LABELS, STATE_OF_LABEL, Profile
 
 K = 16  # samples per cell side
@@ -160,14 +160,7 @@ _DIGITS = frozenset("12345678")
 
 def _full_contrast(tile: Image) -> Image:
     """The tile with its ink (inside the cell, off the background) redrawn black."""
-    flat = tile.reshape(-1, 3).astype(np.float32)
-    bg = np.median(flat, axis=0)
-    h, w = tile.shape[:2]
-    my, mx = max(2, h // 8), max(2, w // 8)
-    inner = np.zeros((h, w), dtype=bool)
-    inner[my : h - my, mx : w - mx] = True
-    dev = np.abs(flat - bg).max(axis=1) * inner.ravel()
-    peak = float(dev.max())
+    flat, bg, dev, peak = ink_of(tile)
     if peak < 40:
         return tile
     alpha = (dev / peak)[:, None]

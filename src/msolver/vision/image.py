@@ -81,3 +81,22 @@ def px(value: float) -> int:
     import math
 
     return math.floor(value + 0.5)
+
+
+def ink_of(
+    tile: Image,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], float]:
+    """A tile's pixels (n x 3 float), background colour, ink strength per pixel, and peak.
+
+    The background is the median colour; a pixel's ink strength is its largest
+    channel difference from it, counted only inside the cell so the border
+    lines and bevels never count as ink. A peak under 40 means no ink.
+    """
+    flat = tile.reshape(-1, 3).astype(np.float32)
+    bg = np.median(flat, axis=0).astype(np.float32)
+    h, w = tile.shape[:2]
+    my, mx = max(2, h // 8), max(2, w // 8)
+    inner = np.zeros((h, w), dtype=bool)
+    inner[my : h - my, mx : w - mx] = True
+    dev = (np.abs(flat - bg).max(axis=1) * inner.ravel()).astype(np.float32)
+    return flat, bg, dev, float(dev.max())
