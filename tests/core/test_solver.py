@@ -9,7 +9,7 @@ import pytest
 from msolver.bench import play_one, run, summarise
 from msolver.core.board import Board
 from msolver.core.game import Game, Status
-from msolver.core.solver import Solver
+from msolver.core.solver import Solver, analyse
 from msolver.core.solver.constraints import Constraints, Inconsistent, build
 from msolver.core.solver.guess import forced_pair
 
@@ -29,6 +29,21 @@ def test_certain_moves_come_as_one_batch_and_are_right() -> None:
                 assert g.is_mine(m.index) == (m.kind == "flag")
         for m in d.moves:
             (g.flag if m.kind == "flag" else g.open)(m.index)
+
+
+def test_a_verifying_solver_batches_all_the_count_proves() -> None:
+    # A simulated position where one number settles one cell and only the
+    # exact count settles the other.
+    board = Board.parse("2F1011\nF2101F\n.20122\nF311F1\n.F1111\n", 7)
+    cheap = Solver("safe", verify=False).decide(board)
+    full = Solver("safe").decide(board)
+    assert full.certain and full.tier == cheap.tier
+    assert {(m.kind, m.index) for m in cheap.moves} < {(m.kind, m.index) for m in full.moves}
+    cs = build(board)
+    assert not isinstance(cs, Inconsistent)
+    a = analyse(board, cs)
+    assert {m.index for m in full.moves if m.kind == "open"} == set(a.safe)
+    assert {m.index for m in full.moves if m.kind == "flag"} == set(a.mines)
 
 
 def test_inconsistent_board_is_a_value_not_a_crash() -> None:

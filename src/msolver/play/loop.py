@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -27,7 +27,7 @@ from msolver.core.board import (
     state_char,
 )
 from msolver.core.game import FirstClick
-from msolver.core.solver import Decision, Move, Solver, analyse
+from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError, Image
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
@@ -288,19 +288,9 @@ class Player:
             # The reader is unsure of a tile: act only on what holds for every
             # board it could be (a guess is weighted over all of them).
             return decide_among(reading.alternatives)
-        decision = self.solver.decide(reading.board)
-        if decision.certain and decision.status == "ok" and decision.tier in ("trivial", "pairs"):
-            # The cheap rules stop at their first finds; every other cell the exact
-            # count proves safe or mined goes into the same batch. A frame costs
-            # far more than the count (about 20 instead of 48 frames per game).
-            analysis = analyse(reading.board)
-            if analysis.status == "ok":
-                have = {(m.kind, m.index) for m in decision.moves}
-                extra = [Move("open", i, 0.0) for i in analysis.safe if ("open", i) not in have]
-                extra += [Move("flag", i, 1.0) for i in analysis.mines if ("flag", i) not in have]
-                if extra:
-                    decision = replace(decision, moves=decision.moves + tuple(extra))
-        return decision
+        # The solver verifies every frame with the exact count and batches
+        # all it proves (about 21 instead of 48 frames an expert game).
+        return self.solver.decide(reading.board)
 
     def _check_target(self, board: Board, click: Click) -> None:
         """The last gate before a click: on the board, and on a cell of the right kind."""

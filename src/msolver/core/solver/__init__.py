@@ -12,6 +12,7 @@ reason, never as an exception.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
@@ -47,9 +48,7 @@ class Decision:
     tier: str = ""
 
 
-def _certain(
-    safe: frozenset[int] | tuple[int, ...], mines: frozenset[int] | tuple[int, ...], tier: str
-) -> Decision:
+def _certain(safe: Collection[int], mines: Collection[int], tier: str) -> Decision:
     moves = [Move("open", i, 0.0) for i in sorted(safe)]
     moves += [Move("flag", i, 1.0) for i in sorted(mines)]
     return Decision("ok", "", tuple(moves), True, tier)
@@ -65,7 +64,8 @@ class Solver:
         self.lookahead = lookahead
         # Verifying runs the exact tier on every frame, so a board that no
         # layout fits (a misread screen) is caught even when a cheap rule
-        # would have found moves. Simulated games are consistent by
+        # would have found moves; and since the count is made anyway, all it
+        # proves joins the batch. Simulated games are consistent by
         # construction, so the benchmark turns it off for speed.
         self.verify = verify
 
@@ -82,17 +82,22 @@ class Solver:
             if self.first_click in ("safe", "opening", "xp") and cs.mines_left < len(cs.unknown):
                 p = 0.0
             return Decision("ok", "", (Move("open", i, p),), p == 0.0, "first")
+        checked: Analysis | None = None
         if self.verify:
             checked = analyse(board, cs)
             if checked.status == "inconsistent":
                 return Decision("inconsistent", checked.reason, (), False)
-        found = rules.trivial(cs)
-        if found:
-            return _certain(found.safe, found.mines, "trivial")
-        found = rules.pairs(cs)
-        if found:
-            return _certain(found.safe, found.mines, "pairs")
-        analysis = analyse(board, cs)
+        for tier, rule in (("trivial", rules.trivial), ("pairs", rules.pairs)):
+            found = rule(cs)
+            if found:
+                if checked is None:
+                    return _certain(found.safe, found.mines, tier)
+                # The exact count is already paid for: every cell it proves goes
+                # into the same batch (a live frame costs far more than a count).
+                return _certain(
+                    set(found.safe) | set(checked.safe), set(found.mines) | set(checked.mines), tier
+                )
+        analysis = checked if checked is not None else analyse(board, cs)
         if analysis.status == "inconsistent":
             return Decision("inconsistent", analysis.reason, (), False)
         if analysis.safe or analysis.mines:
