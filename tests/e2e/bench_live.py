@@ -18,55 +18,12 @@ import gc
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 NEW_GAME = {"sgt-mines": "n", "gnome-mines": "ctrl+n", "xdemineur": None}
-
-
-def _start_xvfb() -> tuple[subprocess.Popen[bytes], int]:
-    """Our own Xvfb on a free display, accepting clients.
-
-    Two programs may pick the same free number at once; the second server
-    then exits at once while the first one's socket is there, so the check is
-    that *our* server is still running once clients get through.
-    """
-    for n in range(200, 300):
-        if Path(f"/tmp/.X{n}-lock").exists() or Path(f"/tmp/.X11-unix/X{n}").exists():
-            continue
-        proc = subprocess.Popen(
-            ["Xvfb", f":{n}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        env = dict(os.environ, DISPLAY=f":{n}")
-        deadline = time.monotonic() + 10
-        while proc.poll() is None and time.monotonic() < deadline:
-            probe = subprocess.run(["xdotool", "getmouselocation"], env=env, capture_output=True)
-            if probe.returncode == 0:
-                time.sleep(0.1)
-                if proc.poll() is None:
-                    return proc, n
-            time.sleep(0.05)
-        proc.kill()
-        proc.wait()
-    raise RuntimeError("could not start Xvfb on any display between :200 and :299")
-
-
-@contextmanager
-def xvfb() -> Iterator[str]:
-    proc, n = _start_xvfb()
-    try:
-        os.environ["DISPLAY"] = f":{n}"
-        yield f":{n}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=5)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,9 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     from msolver.play.target import NewGame
     from tests.support import xgames
     from tests.support.live import calibrate_window
+    from tests.support.xvfb import private_display
 
     log_path = args.log_json or os.path.join(tempfile.mkdtemp(prefix="msolver-bench-"), "log.jsonl")
-    with xvfb() as display:
+    with private_display() as display:
         win = xgames.launch(
             args.game, display, seed=args.seed if args.game == "sgt-mines" else None
         )

@@ -15,50 +15,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from tests.flood import live, xflood
-
-
-def _free_display() -> int:
-    for n in range(300, 400):
-        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists():
-            return n
-    raise RuntimeError("no free X display between :300 and :399")
-
-
-@contextmanager
-def xvfb() -> Iterator[str]:
-    n = _free_display()
-    proc = subprocess.Popen(
-        ["Xvfb", f":{n}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while not Path(f"/tmp/.X11-unix/X{n}").exists():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Xvfb :{n} did not start")
-            time.sleep(0.05)
-        time.sleep(0.3)
-        yield f":{n}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=5)
+from tests.support.xvfb import private_display
 
 
 def bench(setting: str, games: int, seed: int) -> dict[str, Any]:
     params = None if setting == "default" else f"{setting}#{seed}"
     first: tuple[str, int] | None = xflood.generate(params)[0] if params else None
-    with xvfb() as display, tempfile.TemporaryDirectory() as tmp:
+    with private_display() as display, tempfile.TemporaryDirectory() as tmp:
         win = xflood.launch(display, params)
         try:
             t0 = time.monotonic()
