@@ -9,9 +9,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import IO, Any
@@ -203,15 +201,11 @@ def _run_with_progress(
 
 
 def _atomic_write(path: Path, write: Any) -> None:
+    from msolver.files import atomic_open
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w" if not str(path).endswith(".png") else "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_open(path, "wb" if path.suffix == ".png" else "w") as fh:
+        write(fh)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -18,8 +18,6 @@ learned colour and refuses (with the cell) when it is far from all of them.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from msolver.files import atomic_open
 from msolver.flood.core import FloodBoard
 from msolver.vision.image import Image, as_rgb
 
@@ -125,16 +124,9 @@ class FloodProfile:
 
     def save(self, path: str | Path) -> None:
         """Write atomically (temp file + replace): a crash never leaves half a profile."""
-        p = Path(path)
-        fd, tmp = tempfile.mkstemp(dir=p.parent or ".", prefix=f".{p.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.to_json(), fh, indent=1)
-                fh.write("\n")
-            os.replace(tmp, p)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_open(path) as fh:
+            json.dump(self.to_json(), fh, indent=1)
+            fh.write("\n")
 
     @staticmethod
     def load(path: str | Path) -> FloodProfile:

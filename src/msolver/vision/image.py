@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from msolver.files import atomic_open
+
 Image = npt.NDArray[np.uint8]
 
 
@@ -54,8 +56,6 @@ def read_png(path: str | Path) -> Image:
 
 def write_png(path: str | Path, image: Image) -> None:
     """Write RGB as PNG atomically (temp file + replace)."""
-    import os
-    import tempfile
 
     import cv2
 
@@ -66,14 +66,8 @@ def write_png(path: str | Path, image: Image) -> None:
     )
     if not ok:
         raise ImageError(f"{p}: could not encode PNG")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(buf.tobytes())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_open(p, "wb") as fh:
+        fh.write(buf.tobytes())
 
 
 def px(value: float) -> int:

@@ -26,7 +26,6 @@ import base64
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG
+from msolver.files import atomic_open
 
 FORMAT_VERSION = 1
 
@@ -316,17 +316,9 @@ def save_profile(profile: Profile, name: str | None = None) -> Path:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_open(path) as fh:
+        json.dump(data, fh, indent=1)
+        fh.write("\n")
 
 
 def load_profile(name_or_path: str | os.PathLike[str]) -> Profile:
