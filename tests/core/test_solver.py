@@ -31,12 +31,13 @@ def test_certain_moves_come_as_one_batch_and_are_right() -> None:
             (g.flag if m.kind == "flag" else g.open)(m.index)
 
 
-def test_a_verifying_solver_batches_all_the_count_proves() -> None:
+def test_a_batching_solver_sends_all_the_count_proves() -> None:
     # A simulated position where one number settles one cell and only the
     # exact count settles the other.
     board = Board.parse("2F1011\nF2101F\n.20122\nF311F1\n.F1111\n", 7)
     cheap = Solver("safe", verify=False).decide(board)
-    full = Solver("safe").decide(board)
+    assert Solver("safe").decide(board) == cheap  # batching is asked for, not the default
+    full = Solver("safe", batch_proven=True).decide(board)
     assert full.certain and full.tier == cheap.tier
     assert {(m.kind, m.index) for m in cheap.moves} < {(m.kind, m.index) for m in full.moves}
     cs = build(board)

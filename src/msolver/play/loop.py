@@ -142,7 +142,7 @@ class Player:
         self.clock = clock
         self.grid = reader.grid
         self.region = self.grid.rect()
-        self.solver = Solver(self.settings.first_click)
+        self.solver = Solver(self.settings.first_click, batch_proven=True)
         self.park = self.grid.park_point(capture.screen())
         self.last_board: Board | None = None
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)

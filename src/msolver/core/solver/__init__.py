@@ -58,16 +58,24 @@ class Solver:
     """Decides the next moves for a board; keeps no hidden state between frames."""
 
     def __init__(
-        self, first_click: FirstClick = "safe", *, lookahead: bool = True, verify: bool = True
+        self,
+        first_click: FirstClick = "safe",
+        *,
+        lookahead: bool = True,
+        verify: bool = True,
+        batch_proven: bool = False,
     ) -> None:
         self.first_click: FirstClick = first_click
         self.lookahead = lookahead
         # Verifying runs the exact tier on every frame, so a board that no
         # layout fits (a misread screen) is caught even when a cheap rule
-        # would have found moves; and since the count is made anyway, all it
-        # proves joins the batch. Simulated games are consistent by
+        # would have found moves. Simulated games are consistent by
         # construction, so the benchmark turns it off for speed.
         self.verify = verify
+        # With verify on, the exact count is made anyway: `batch_proven` puts
+        # every cell it proves into the same batch as the cheap rules' finds
+        # (a live frame costs far more than a count).
+        self.batch_proven = batch_proven
 
     def decide(self, board: Board) -> Decision:
         cs = build(board)
@@ -90,10 +98,8 @@ class Solver:
         for tier, rule in (("trivial", rules.trivial), ("pairs", rules.pairs)):
             found = rule(cs)
             if found:
-                if checked is None:
+                if checked is None or not self.batch_proven:
                     return _certain(found.safe, found.mines, tier)
-                # The exact count is already paid for: every cell it proves goes
-                # into the same batch (a live frame costs far more than a count).
                 return _certain(
                     set(found.safe) | set(checked.safe), set(found.mines) | set(checked.mines), tier
                 )
