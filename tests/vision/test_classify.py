@@ -142,3 +142,54 @@ def test_reads_a_bgra_grab_as_mss_returns_it() -> None:
     bgra = np.concatenate([img[:, :, ::-1], np.full((*img.shape[:2], 1), 255, np.uint8)], 2)
     res = read_board(bgra, load_profile("sgt-mines"))
     assert res.board == truth(SHOTS / "sgt-mines" / "t20-mid1.png")
+
+
+DIGITS = "12345678"
+
+
+def _noisy_recolours(tile: Image, rng: np.random.Generator, n: int) -> list[Image]:
+    out = []
+    for _ in range(n):
+        t = _recolour(tile, rng).astype(np.float64) + rng.normal(0, 10, tile.shape)
+        out.append(np.clip(np.rint(t), 0, 255).astype(np.uint8))
+    return out
+
+
+def _read_tiles(prof: Profile, tiles: list[Image]) -> tuple[list[str], list[float]]:
+    """Read tiles laid out as a one-row board of the profile's theme."""
+    w, h = prof.cell_size
+    img = np.concatenate(tiles, axis=1)
+    one_row = prof.with_changes(origin=(0.0, 0.0), rows=1, cols=len(tiles), mines=1)
+    assert img.shape[:2] == (h, w * len(tiles))
+    res = read_board(img, one_row, image_origin=(0, 0))
+    return list(res.labels), [float(c) for c in res.confidence.ravel()]
+
+
+@pytest.mark.parametrize("game", ["sgt-mines", "xdemineur"])
+def test_pale_and_bold_digits_recoloured_under_noise_read_surely(game: str) -> None:
+    # xdemineur's 5 is pale pink, its 6 bold green: scaled to the black grid
+    # line, the 5 recoloured dark once read as an unsure 6
+    prof = load_profile(game)
+    rng = np.random.default_rng(7)
+    for digit in DIGITS:
+        labels, conf = _read_tiles(prof, _noisy_recolours(prof.tiles[digit][0], rng, 40))
+        assert labels == [digit] * 40
+        assert min(conf) >= 0.35, (digit, min(conf))
+
+
+@pytest.mark.parametrize("game", ["sgt-mines", "xdemineur", "gnome-mines"])
+def test_a_digit_the_profile_never_saw_is_reported_not_read_as_its_neighbour(game: str) -> None:
+    # a learned theme knows only the digits its example boards showed: a 6
+    # is near a 5 on the whole, and must come out unsure, not a 5
+    full = load_profile(game)
+    rng = np.random.default_rng(11)
+    for digit in DIGITS:
+        tiles = {k: v for k, v in full.tiles.items() if k != digit}
+        prof = full.with_changes(tiles=tiles)
+        unseen = [full.tiles[digit][0]] * 3 + _noisy_recolours(full.tiles[digit][0], rng, 20)
+        # amid known tiles, or the whole board would rightly be refused
+        known = [full.tiles["unknown"][0], full.tiles["0"][0]] * 50
+        labels, conf = _read_tiles(prof, unseen + known)
+        sure = [(lab, round(c, 2)) for lab, c in zip(labels, conf[:23], strict=False) if c >= 0.35]
+        assert sure == [], (digit, sure)
+        assert labels[23:] == ["unknown", "0"] * 50

@@ -9,8 +9,9 @@ shifted by half and one pixel), cells that are pixel-equal only once:
   cell's background): the face, bevel and grid lines tell unopened from
   opened, a gnome-mines digit by its tile colour, 1 from an unopened bevel;
 - shape: per sample, how far it is from the cell's own background colour,
-  above a noise floor, scaled to the cell's strongest contrast. It does not
-  care which colour the ink is, so it survives digit recolouring, and it
+  above a noise floor; inside the cell scaled to the level of the cell's own
+  strokes, on the border to its strongest edge. It does not care which
+  colour (or how pale) the ink is, so it survives digit recolouring, and it
   separates 3 from 7 by their strokes.
 
 The label is the nearest tile variant. Confidence compares the best distance
@@ -38,6 +39,13 @@ CONFIDENCE_THRESHOLD = 0.35
 # Mean squared feature distance above which a cell matches no tile at all.
 _FAR = 0.03
 _SHAPE_WEIGHT = 2.0
+# Per inner sample, a shape difference above this step is part of a stroke
+# (in shape feature units; noisy recoloured reads of the right tile stay
+# under it by far, summing to under 0.1 in the corpus' themes) ...
+_STROKE_STEP = 0.3 * np.sqrt(_SHAPE_WEIGHT)
+# ... and more of it than this, summed over the cell, is a stroke no tile
+# of the profile has (a missing digit sums to 1.6 or more).
+_UNSEEN_STROKE = 0.5 * np.sqrt(_SHAPE_WEIGHT)
 _INK = 0.12  # a sample this far (0..1, any channel) from the cell background is ink
 # A board where more cells than this fraction match nothing is not there.
 _MAX_UNREADABLE = 0.2
@@ -48,6 +56,20 @@ _BG_SAMPLES = np.array(
     [r * K + c for r in range(2, K - 2) for c in (2, K // 3, K - 1 - K // 3, K - 3)],
     dtype=np.intp,
 )
+
+# Samples inside the cell, off its border lines and bevel.
+_INNER = np.array(
+    [r * K + c for r in range(K // 8, K - K // 8) for c in range(K // 8, K - K // 8)],
+    dtype=np.intp,
+)
+# The middle of the cell, where every digit has strokes and no border line
+# reaches even in a tile shifted by a pixel or two: the strokes' level is
+# measured here.
+_CORE = np.array(
+    [r * K + c for r in range(K // 4, K - K // 4) for c in range(K // 4, K - K // 4)],
+    dtype=np.intp,
+)
+_FLAT = 0.1  # an inner peak under this (above the ink floor) is no stroke
 
 if TYPE_CHECKING:
     from msolver.vision.grid import Grid
@@ -85,9 +107,24 @@ def _features(samples: F32) -> F32:
     dev = np.maximum(np.maximum(d[:, :, 0], d[:, :, 1]), d[:, :, 2])
     # deviations under _INK are pixel noise (JPEG, sensor), not strokes
     dev = np.maximum(dev - np.float32(_INK), np.float32(0.0))
-    peak = dev.max(axis=1, keepdims=True)
-    # scale contrast to the strongest stroke, but leave near-flat cells flat
-    shape = dev / np.maximum(peak, np.float32(0.25))
+    # Contrast is scaled per cell so a recoloured digit keeps its shape. The
+    # border lines and bevel are scaled to the strongest edge of the cell, as
+    # they are what tells one theme's tiles from another's. Inner samples are
+    # scaled to the level of the cell's own strokes when it has any: scaled
+    # to a black grid line, a pale digit (xdemineur's 5) would be a faint 5,
+    # nearer a bold 6 than its own tile. That level is the mean of the strong
+    # inner samples, not their maximum, which noise lifts more the paler the
+    # digit. Near-flat cells stay flat.
+    edge = np.maximum(dev.max(axis=1, keepdims=True), np.float32(0.25))
+    core = dev[:, _CORE]
+    top = core.max(axis=1, keepdims=True)
+    strong = core >= np.float32(0.6) * top
+    level = (core * strong).sum(axis=1, keepdims=True) / np.maximum(
+        strong.sum(axis=1, keepdims=True), 1
+    )
+    level = np.where(top >= np.float32(_FLAT), level, edge)
+    shape = dev / edge
+    shape[:, _INNER] = np.minimum(dev[:, _INNER] / level, np.float32(1.0))
     out = np.empty((n, kk * 4), dtype=np.float32)
     # colour of everything but the ink: a digit's colour may be shifted at
     # random (as a contest server did), its place on the face may not
@@ -169,6 +206,11 @@ def _full_contrast(tile: Image) -> Image:
     return result
 
 
+def _strokes(feats: F32) -> float:
+    """How strongly the inner samples of one feature row show ink (0 for a flat cell)."""
+    return float(feats[0, K * K * 3 :][_INNER].max())
+
+
 @lru_cache(maxsize=32)
 def _bank_cached(
     key: tuple[tuple[str, int, bytes, tuple[int, ...]], ...], shifts: bool = False
@@ -186,9 +228,17 @@ def _bank_cached(
             # 5) redrawn dark must still be nearer its own shape than a
             # neighbour's (its 6)
             moved.append(_full_contrast(tile))
-        for t in (tile, *moved):
+        own = _features(_resample_tile(tile))
+        variant_label.append(labels.index(label))
+        rows.append(own)
+        for t in moved:
+            f = _features(_resample_tile(t))
+            if _strokes(f) < 0.5 * _strokes(own):
+                # a pale digit blurred by a sub-pixel shift sinks under the
+                # ink floor: a blank-looking "5" would pass a 0 off as a 5
+                continue
             variant_label.append(labels.index(label))
-            rows.append(_features(_resample_tile(t)))
+            rows.append(f)
     feats = np.concatenate(rows, axis=0)
     vl = np.array(variant_label, dtype=np.int64)
     starts = np.array([int(np.argmax(vl == i)) for i in range(len(labels))], dtype=np.intp)
@@ -303,7 +353,17 @@ def _classify_feats(
         conf = 1.0 - np.sqrt(d1 / np.maximum(d2, 1e-9))
     else:
         conf = np.ones_like(d1)
-    conf = np.where(d1 > _FAR, 0.0, np.clip(conf, 0.0, 1.0))
+    # A stroke the nearest tile does not have (or lacks one it has) is a tile
+    # the profile has never seen: a 6 where only 5s were learned is near a 5
+    # on the whole, but not stroke by stroke. Noise and recolouring move a
+    # sample's shape a little; a stroke moves it all the way.
+    kk3 = K * K * 3
+    v1 = np.argmin(d, axis=1)
+    cell = feats[:, kk3:][:, _INNER]
+    tile = bank.feats[v1, kk3:][:, _INNER]
+    excess = np.maximum(np.abs(cell - tile) - _STROKE_STEP, 0.0).sum(axis=1)
+    unseen = excess > _UNSEEN_STROKE
+    conf = np.where((d1 > _FAR) | unseen, 0.0, np.clip(conf, 0.0, 1.0))
     return best.astype(np.int64), conf, d1
 
 
