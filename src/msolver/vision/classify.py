@@ -40,11 +40,11 @@ CONFIDENCE_THRESHOLD = 0.35
 _FAR = 0.03
 _SHAPE_WEIGHT = 2.0
 # Per inner sample, a shape difference above this step is part of a stroke
-# (in shape feature units; noisy recoloured reads of the right tile stay
-# under it by far, summing to under 0.1 in the corpus' themes) ...
-_STROKE_STEP = 0.3 * np.sqrt(_SHAPE_WEIGHT)
+# (in shape feature units; anti-aliased edges of a noisy recoloured digit
+# move by less) ...
+_STROKE_STEP = 0.5 * np.sqrt(_SHAPE_WEIGHT)
 # ... and more of it than this, summed over the cell, is a stroke no tile
-# of the profile has (a missing digit sums to 1.6 or more).
+# of the profile has.
 _UNSEEN_STROKE = 0.5 * np.sqrt(_SHAPE_WEIGHT)
 _INK = 0.12  # a sample this far (0..1, any channel) from the cell background is ink
 # A board where more cells than this fraction match nothing is not there.
@@ -69,7 +69,8 @@ _CORE = np.array(
     [r * K + c for r in range(K // 4, K - K // 4) for c in range(K // 4, K - K // 4)],
     dtype=np.intp,
 )
-_FLAT = 0.1  # an inner peak under this (above the ink floor) is no stroke
+_FLAT = 0.1  # a core peak under this (above the ink floor) is no stroke
+_EDGE_SCALE = 0.5  # deviation (above the floor) of a full-strength border line
 
 if TYPE_CHECKING:
     from msolver.vision.grid import Grid
@@ -107,23 +108,23 @@ def _features(samples: F32) -> F32:
     dev = np.maximum(np.maximum(d[:, :, 0], d[:, :, 1]), d[:, :, 2])
     # deviations under _INK are pixel noise (JPEG, sensor), not strokes
     dev = np.maximum(dev - np.float32(_INK), np.float32(0.0))
-    # Contrast is scaled per cell so a recoloured digit keeps its shape. The
-    # border lines and bevel are scaled to the strongest edge of the cell, as
-    # they are what tells one theme's tiles from another's. Inner samples are
-    # scaled to the level of the cell's own strokes when it has any: scaled
-    # to a black grid line, a pale digit (xdemineur's 5) would be a faint 5,
-    # nearer a bold 6 than its own tile. That level is the mean of the strong
-    # inner samples, not their maximum, which noise lifts more the paler the
-    # digit. Near-flat cells stay flat.
-    edge = np.maximum(dev.max(axis=1, keepdims=True), np.float32(0.25))
+    # The border lines and bevel keep their own contrast (on a fixed scale):
+    # they tell one theme's tiles from another's, and scaled to the digit
+    # they would change with a recolouring, or, where the digit is the only
+    # strong thing in the cell, swell with every JPEG ripple. Inner samples
+    # are scaled to the level of the cell's own strokes when it has any:
+    # scaled to a black grid line, a pale digit (xdemineur's 5) would be a
+    # faint 5, nearer a bold 6 than its own tile. That level is the mean of
+    # the strong core samples, not their maximum, which noise lifts more the
+    # paler the digit. Near-flat cells stay flat.
     core = dev[:, _CORE]
     top = core.max(axis=1, keepdims=True)
     strong = core >= np.float32(0.6) * top
     level = (core * strong).sum(axis=1, keepdims=True) / np.maximum(
         strong.sum(axis=1, keepdims=True), 1
     )
-    level = np.where(top >= np.float32(_FLAT), level, edge)
-    shape = dev / edge
+    level = np.where(top >= np.float32(_FLAT), level, np.float32(_EDGE_SCALE))
+    shape = np.minimum(dev / np.float32(_EDGE_SCALE), np.float32(1.0))
     shape[:, _INNER] = np.minimum(dev[:, _INNER] / level, np.float32(1.0))
     out = np.empty((n, kk * 4), dtype=np.float32)
     # colour of everything but the ink: a digit's colour may be shifted at
