@@ -73,13 +73,46 @@ def test_a_forced_fifty_fifty_is_taken_at_once() -> None:
     assert move.p_mine == pytest.approx(0.5)
 
 
-def test_a_fifty_fifty_that_other_cells_may_settle_is_not_forced() -> None:
-    # The pair in column 1 borders column 2, whose numbers may yet tell.
+def test_a_fifty_fifty_that_column_two_cannot_tell_apart_is_forced() -> None:
+    # On two rows, a number opened in column 2 touches both cells of the
+    # pair in column 1: it counts them together and never tells them apart.
     board = Board.parse("1..\n1..\n", 2)
-    cs = build(board)
-    assert not isinstance(cs, Inconsistent)
-    assert forced_pair(board, cs) is None
+    assert forced_pair(board, _cs("1..\n1..\n", 2)) in (1, 4)
     assert forced_pair(Board.parse(FORCED, 8), _cs(FORCED, 8)) in (16, 17)
+    # a third row gives column 2 a cell that touches only the lower one
+    assert forced_pair(Board.parse("1..\n1..\n...", 2), _cs("1..\n1..\n...", 2)) is None
+
+
+# A pair under a wall of flags, one mine between them (the 3s say so), with
+# unknown cells below that touch both: whatever those show counts the pair
+# together, so no later number can tell the pair apart.
+WALLED_ABOVE = """\
+F33F
+F..F
+F..F
+....
+"""
+
+# The pair is fenced by known cells, but the 4 sees only the right one of
+# them and three unknown cells beyond: settling those settles the pair.
+SEEN_FROM_ONE_SIDE = """\
+F32F..
+F..4..
+FFFF..
+"""
+
+
+def test_a_fifty_fifty_with_shared_unknown_neighbours_is_forced() -> None:
+    board = Board.parse(WALLED_ABOVE, 9)
+    assert forced_pair(board, _cs(WALLED_ABOVE, 9)) in (board.index(1, 1), board.index(1, 2))
+    (move,) = Solver("safe").decide(board).moves
+    assert move.index in (board.index(1, 1), board.index(1, 2))
+    assert move.p_mine == pytest.approx(0.5)
+
+
+def test_a_pair_one_number_sees_alone_is_not_forced() -> None:
+    board = Board.parse(SEEN_FROM_ONE_SIDE, 10)
+    assert forced_pair(board, _cs(SEEN_FROM_ONE_SIDE, 10)) is None
 
 
 def _cs(text: str, mines: int) -> Constraints:
