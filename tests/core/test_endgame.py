@@ -7,7 +7,7 @@ from msolver.core.board import Board
 from msolver.core.game import Game, Status
 from msolver.core.solver import Solver
 from msolver.core.solver.constraints import Constraints, build
-from msolver.core.solver.endgame import best_move, enumerate_layouts
+from msolver.core.solver.endgame import best_move, enumerate_layouts, search
 from msolver.core.solver.probability import analyse
 
 
@@ -49,3 +49,50 @@ def test_endgame_values_a_coin_flip_and_takes_one_side() -> None:
     assert a.layouts == 2
     move = best_move(board, cs, a)
     assert move is not None and move[0] in (2, 5) and move[1] == 0.5
+
+
+def _tree_value(group: frozenset[int], nbr_mask: list[int]) -> float:
+    """The game-tree value by plain recursion over every cell: no pruning."""
+    if len(group) == 1:
+        return 1.0
+    best = 0.0
+    for k in range(len(nbr_mask)):
+        parts: dict[int, set[int]] = {}
+        for lay in group:
+            if not lay >> k & 1:
+                parts.setdefault((lay & nbr_mask[k]).bit_count(), set()).add(lay)
+        if not parts or (len(parts) == 1 and len(next(iter(parts.values()))) == len(group)):
+            continue  # a mine in every layout, or a cell that tells nothing
+        v = sum(len(p) * _tree_value(frozenset(p), nbr_mask) for p in parts.values())
+        best = max(best, v / len(group))
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 8), st.integers(2, 24), st.randoms(use_true_random=False))
+def test_pruned_search_finds_the_plain_tree_value(n: int, count: int, rnd: object) -> None:
+    # Random cells on a line or ring of neighbourhoods and random layouts: the
+    # pruned search must return exactly the value of the plain game tree, and
+    # the cell it names must reach that value.
+    import random
+
+    assert isinstance(rnd, random.Random)
+    nbr_mask = [0] * n
+    for k in range(n):
+        for j in range(n):
+            if j != k and rnd.random() < 0.45:
+                nbr_mask[k] |= 1 << j
+    layouts = sorted({rnd.getrandbits(n) for _ in range(count)})
+    if len(layouts) < 2:
+        return
+    found = search(layouts, nbr_mask)
+    assert found is not None
+    value, k = found
+    assert abs(value - _tree_value(frozenset(layouts), nbr_mask)) < 1e-9
+    # Opening k first and then playing perfectly wins exactly that share.
+    parts: dict[int, set[int]] = {}
+    for lay in layouts:
+        if not lay >> k & 1:
+            parts.setdefault((lay & nbr_mask[k]).bit_count(), set()).add(lay)
+    via_k = sum(len(p) * _tree_value(frozenset(p), nbr_mask) for p in parts.values())
+    assert abs(via_k / len(layouts) - value) < 1e-9

@@ -11,6 +11,10 @@ still possible; its value is the share of them we can win:
 - otherwise the value is the best, over cells, of the sum over the numbers
   the cell may show of (share of layouts showing it) x (value of that part).
 
+A cell can win at most the share of layouts it is safe in, so cells are
+tried safest first and the search stops once none left can beat the best:
+the answer stays exact and most of the tree is never visited.
+
 A zero would also open its neighbours in the real game; we ignore that, so
 the value is a lower bound and never promises more than the game gives.
 The search has a work budget (layouts looked at, which is what its time
@@ -93,24 +97,14 @@ def enumerate_layouts(cs: Constraints, limit: int) -> list[int] | None:
     return out
 
 
-def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, float] | None:
-    """The exact best move and its mine probability, or None when out of reach."""
-    if analysis.layouts > MAX_LAYOUTS or analysis.layouts < 2:
-        return None
-    layouts = enumerate_layouts(cs, MAX_LAYOUTS)
-    if not layouts:
-        return None
-    unknown = cs.unknown
-    pos = {c: k for k, c in enumerate(unknown)}
-    nbr_mask = []
-    for c in unknown:
-        m = 0
-        for j in board.neighbours(c):
-            k = pos.get(j)
-            if k is not None:
-                m |= 1 << k
-        nbr_mask.append(m)
-    n = len(unknown)
+def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
+    """The share of `layouts` best play wins and the first cell to open.
+
+    Layouts are bitmasks over n cells (bit k set: cell k is a mine);
+    `nbr_mask[k]` marks the cells next to cell k, so opening k safely shows
+    the mines under that mask. None when the work budget runs out.
+    """
+    n = len(nbr_mask)
     memo: dict[frozenset[int], float] = {}
     work = 0
 
@@ -136,37 +130,75 @@ def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, f
         charge(len(group))
         if key in memo:
             return memo[key], -1
-        union = 0
-        inter = -1
-        for lay in group:
-            union |= lay
-            inter &= lay
         size = len(group)
+        mined = [0] * n
+        for lay in group:
+            while lay:
+                low = lay & -lay
+                mined[low.bit_length() - 1] += 1
+                lay ^= low
+        charge(len(group))
         # Free information first: a cell no layout mines that splits the group.
         for k in range(n):
-            if not union >> k & 1:
+            if not mined[k]:
                 parts = split(group, k)
                 if len(parts) > 1:
                     v = sum(len(p) * value(p)[0] for p in parts.values()) / size
                     memo[key] = v
                     return v, k
+        # A cell can win at most the layouts it is safe in: try the safest
+        # first and stop once no cell left can beat the best found, and stop
+        # summing a cell's parts once the rest cannot lift it past the best.
+        # The value stays exact; most of the tree is never visited.
+        safe_in = sorted(
+            ((size - mined[k], k) for k in range(n) if 0 < mined[k] < size),
+            key=lambda t: (-t[0], t[1]),
+        )
         best, best_k = -1.0, -1
-        for k in range(n):
-            if inter >> k & 1 or not union >> k & 1:
-                continue
+        for bound, k in safe_in:
+            if bound <= best * size + 1e-9:
+                break
             parts = split(group, k)
-            v = sum(len(p) * value(p)[0] for p in parts.values()) / size
-            if v > best + 1e-12:
-                best, best_k = v, k
+            won = 0.0
+            left = bound
+            for p in sorted(parts.values(), key=len, reverse=True):
+                left -= len(p)
+                won += len(p) * value(p)[0]
+                if won + left <= best * size + 1e-9:
+                    break
+            else:
+                v = won / size
+                if v > best + 1e-12:
+                    best, best_k = v, k
         memo[key] = best
         return best, best_k
 
     try:
-        _, k = value(tuple(layouts))
+        return value(tuple(layouts))
     except _OutOfBudget:
         return None
-    if k < 0:
+
+
+def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, float] | None:
+    """The exact best move and its mine probability, or None when out of reach."""
+    if analysis.layouts > MAX_LAYOUTS or analysis.layouts < 2:
         return None
-    cell = unknown[k]
+    layouts = enumerate_layouts(cs, MAX_LAYOUTS)
+    if not layouts:
+        return None
+    unknown = cs.unknown
+    pos = {c: k for k, c in enumerate(unknown)}
+    nbr_mask = []
+    for c in unknown:
+        m = 0
+        for j in board.neighbours(c):
+            k = pos.get(j)
+            if k is not None:
+                m |= 1 << k
+        nbr_mask.append(m)
+    found = search(layouts, nbr_mask)
+    if found is None or found[1] < 0:
+        return None
+    cell = unknown[found[1]]
     p = analysis.prob[cell]
     return cell, float(p if p is not None else 0.0)
