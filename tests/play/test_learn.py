@@ -15,7 +15,7 @@ from msolver.play.naming import decide_among, name_looks
 from msolver.vision.profile import Profile
 from tests.support.live import SimReader, colour_of, expert_sim
 
-FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.2, new_game_timeout=1.0)
+FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.4, new_game_timeout=1.0)
 
 
 def blank_profile(grid_origin: tuple[float, float], pitch: float, rows: int, cols: int) -> Profile:

@@ -44,7 +44,9 @@ SAME = 0.0006
 # More new looks at once than a game has kinds of tiles: not a board we know.
 MAX_NEW_LOOKS = 12
 # How long a frame with new looks must hold still before they are named (s).
-HOLD = 0.15
+# A game starved of CPU can leave a half-drawn tile on screen for a good
+# fraction of a second, and a look named from it never matches again.
+HOLD = 0.25
 _LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
 F32 = npt.NDArray[np.float32]
 

@@ -82,8 +82,10 @@ class Settings:
     # The frame must hold still this long before it is read (no half-drawn board).
     settle: float = 0.008
     # A read with low-confidence cells is retried this long (a win flash, an
-    # animation) before the player gives up.
-    confirm: float = 0.6
+    # animation, a redraw on a loaded machine) before the player gives up;
+    # nothing is clicked meanwhile. Longer than learn.HOLD, so a new look can
+    # be named within it.
+    confirm: float = 1.0
     new_game_timeout: float = 6.0
     # Quiet time after a game ends before the new-game action.
     end_quiet: float = 0.25
