@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
+from random import Random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,32 +54,35 @@ def test_endgame_values_a_coin_flip_and_takes_one_side() -> None:
     assert move is not None and move[0] in (2, 5) and move[1] == 0.5
 
 
+def _parts(group: Iterable[int], k: int, nbr_mask: list[int]) -> list[frozenset[int]]:
+    """The layouts in which cell k is safe, grouped by the number it shows."""
+    parts: dict[int, set[int]] = {}
+    for lay in group:
+        if not lay >> k & 1:
+            parts.setdefault((lay & nbr_mask[k]).bit_count(), set()).add(lay)
+    return [frozenset(p) for p in parts.values()]
+
+
 def _tree_value(group: frozenset[int], nbr_mask: list[int]) -> float:
     """The game-tree value by plain recursion over every cell: no pruning."""
     if len(group) == 1:
         return 1.0
     best = 0.0
     for k in range(len(nbr_mask)):
-        parts: dict[int, set[int]] = {}
-        for lay in group:
-            if not lay >> k & 1:
-                parts.setdefault((lay & nbr_mask[k]).bit_count(), set()).add(lay)
-        if not parts or (len(parts) == 1 and len(next(iter(parts.values()))) == len(group)):
+        parts = _parts(group, k, nbr_mask)
+        if not parts or parts == [group]:
             continue  # a mine in every layout, or a cell that tells nothing
-        v = sum(len(p) * _tree_value(frozenset(p), nbr_mask) for p in parts.values())
+        v = sum(len(p) * _tree_value(p, nbr_mask) for p in parts)
         best = max(best, v / len(group))
     return best
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(3, 8), st.integers(2, 24), st.randoms(use_true_random=False))
-def test_pruned_search_finds_the_plain_tree_value(n: int, count: int, rnd: object) -> None:
-    # Random cells on a line or ring of neighbourhoods and random layouts: the
-    # pruned search must return exactly the value of the plain game tree, and
-    # the cell it names must reach that value.
-    import random
-
-    assert isinstance(rnd, random.Random)
+def test_pruned_search_finds_the_plain_tree_value(n: int, count: int, rnd: Random) -> None:
+    # Random neighbourhoods and random layouts: the pruned search must return
+    # exactly the value of the plain game tree, and the cell it names must
+    # reach that value.
     nbr_mask = [0] * n
     for k in range(n):
         for j in range(n):
@@ -90,9 +96,5 @@ def test_pruned_search_finds_the_plain_tree_value(n: int, count: int, rnd: objec
     value, k = found
     assert abs(value - _tree_value(frozenset(layouts), nbr_mask)) < 1e-9
     # Opening k first and then playing perfectly wins exactly that share.
-    parts: dict[int, set[int]] = {}
-    for lay in layouts:
-        if not lay >> k & 1:
-            parts.setdefault((lay & nbr_mask[k]).bit_count(), set()).add(lay)
-    via_k = sum(len(p) * _tree_value(frozenset(p), nbr_mask) for p in parts.values())
+    via_k = sum(len(p) * _tree_value(p, nbr_mask) for p in _parts(layouts, k, nbr_mask))
     assert abs(via_k / len(layouts) - value) < 1e-9
