@@ -193,3 +193,68 @@ def test_a_digit_the_profile_never_saw_is_reported_not_read_as_its_neighbour(gam
         sure = [(lab, round(c, 2)) for lab, c in zip(labels, conf[:23], strict=False) if c >= 0.35]
         assert sure == [], (digit, sure)
         assert labels[23:] == ["unknown", "0"] * 50
+
+
+# -- reading fast: equal cells found on the raw pixels -------------------------------
+
+
+def _spread(uniq: Image, inverse: np.ndarray) -> Image:
+    out: Image = uniq[inverse]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_distinct_cells_resample_to_the_bytes_of_the_whole_board(seed: int) -> None:
+    import cv2
+
+    from msolver.vision.classify import _unique_cells_u8, sample_cells_u8
+
+    rng = np.random.default_rng(seed)
+    pw, ph = int(rng.integers(8, 60)), int(rng.integers(8, 60))
+    rows, cols = int(rng.integers(1, 17)), int(rng.integers(1, 31))
+    # a few tile designs repeated, one cell of noise: equal and distinct cells
+    tiles = rng.integers(0, 256, size=(4, ph, pw, 3), dtype=np.uint8)
+    tiles = np.stack([cv2.GaussianBlur(t, (0, 0), 1.5) for t in tiles])
+    pick = rng.integers(0, 4, size=(rows, cols))
+    board = tiles[pick].transpose(0, 2, 1, 3, 4).reshape(rows * ph, cols * pw, 3)
+    board = np.ascontiguousarray(board)
+    board[int(rng.integers(0, rows * ph)), int(rng.integers(0, cols * pw))] ^= 1
+    img = np.zeros((rows * ph + 9, cols * pw + 7, 3), dtype=np.uint8)
+    img[5 : 5 + rows * ph, 3 : 3 + cols * pw] = board
+    origin = (3.0 + float(rng.uniform(-0.49, 0.49)), 5.0)
+    uniq, inverse = _unique_cells_u8(img, origin, (float(pw), float(ph)), rows, cols)
+    assert len(uniq) <= min(rows * cols, 5)
+    whole = sample_cells_u8(img, origin, (float(pw), float(ph)), rows, cols)
+    assert np.array_equal(_spread(uniq, inverse), whole)
+
+
+@pytest.mark.parametrize("path", MID, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scale", [1.0, 1.25])
+def test_distinct_cells_of_a_shot_are_its_whole_board_samples(path: object, scale: float) -> None:
+    from msolver.vision.classify import _unique_cells_u8, sample_cells_u8
+    from tests.vision.conftest import scaled
+
+    img = scaled(shot(path), scale)  # type: ignore[arg-type]
+    prof = calibrate(img, mines=99)
+    args = (img, prof.origin, prof.pitch, prof.rows, prof.cols)
+    uniq, inverse = _unique_cells_u8(*args)
+    if scale == 1.0:  # at a fractional pitch equal cells sit at different phases
+        assert len(uniq) < prof.rows * prof.cols // 4
+    assert np.array_equal(_spread(uniq, inverse), sample_cells_u8(*args))
+
+
+def test_cells_that_share_a_hash_are_not_read_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from msolver.vision import classify
+
+    # every row hashes alike: only the full comparison keeps them apart
+    monkeypatch.setattr(classify, "_multipliers", lambda width: np.zeros(width, dtype=np.uint64))
+    rng = np.random.default_rng(3)
+    rows = rng.integers(0, 3, size=(50, 4), dtype=np.uint64)
+    rows[:10] = rows[0]
+    first, inverse = classify._groups(rows)
+    assert np.array_equal(rows[first][inverse], rows)
+    path = MID[-1]
+    img = shot(path)
+    res = read_board(img, load_profile("gnome-mines"))
+    assert res.low_confidence == ()
+    assert res.board.cells == truth(path).cells

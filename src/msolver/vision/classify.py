@@ -20,6 +20,7 @@ is zeroed when even the best is far from every tile; cells under the
 threshold are reported in `low_confidence`, and their board state is UNKNOWN,
 never a guess.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -283,12 +284,9 @@ def _bank(tiles: Mapping[str, Sequence[Image]], *, shifts: bool = False) -> _Ban
     return _bank_cached(key, shifts)
 
 
-def sample_cells_u8(
+def _board_crop(
     rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
 ) -> Image:
-    """(rows*cols, K, K, 3) uint8 samples of every cell box (image pixel coordinates)."""
-    import cv2
-
     x0, y0 = px(origin[0]), px(origin[1])
     x1 = px(origin[0] + cols * pitch[0])
     y1 = px(origin[1] + rows * pitch[1])
@@ -296,7 +294,16 @@ def sample_cells_u8(
         raise ReadError(
             f"board ({x0},{y0})-({x1},{y1}) lies outside the {rgb.shape[1]}x{rgb.shape[0]} image"
         )
-    crop = rgb[y0:y1, x0:x1]
+    return rgb[y0:y1, x0:x1]
+
+
+def sample_cells_u8(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> Image:
+    """(rows*cols, K, K, 3) uint8 samples of every cell box (image pixel coordinates)."""
+    import cv2
+
+    crop = _board_crop(rgb, origin, pitch, rows, cols)
     small = cv2.resize(crop, (cols * K, rows * K), interpolation=cv2.INTER_AREA)
     cells = small.reshape(rows, K, cols, K, 3).transpose(0, 2, 1, 3, 4)
     out: Image = np.ascontiguousarray(cells, dtype=np.uint8).reshape(rows * cols, K, K, 3)
@@ -316,18 +323,90 @@ def _classify(samples: F32, bank: _Bank) -> tuple[npt.NDArray[np.int64], npt.NDA
     return best, conf
 
 
-def _classify_u8(
-    cells: Image, bank: _Bank
+U64 = npt.NDArray[np.uint64]
+Index = npt.NDArray[np.intp]
+
+
+@lru_cache(maxsize=16)
+def _multipliers(width: int) -> U64:
+    # a fixed seed: the grouping, and so the order rows are classified in,
+    # is the same on every run
+    rng = np.random.default_rng(0x6D736F6C)
+    mult: U64 = rng.integers(1, 2**63, size=width, dtype=np.uint64) | np.uint64(1)
+    mult.setflags(write=False)
+    return mult
+
+
+def _groups(words: U64) -> tuple[Index, Index]:
+    """Byte-equal rows of `words` grouped: (first row of each group, group of every row).
+
+    A hash (linear in the 64-bit words, wrapping) sorts the rows into
+    groups; then every row is compared with its group's first in full, and
+    one that differs (a hash collision) becomes a group of its own, so the
+    grouping is exact whatever the hash does. Sorting 480 hashes and one
+    pass over the words is far cheaper than sorting the rows themselves.
+    """
+    h = np.einsum("nw,w->n", words, _multipliers(words.shape[1]))
+    _u, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    inverse = np.asarray(inverse, dtype=np.intp).reshape(-1)
+    first = np.asarray(first, dtype=np.intp)
+    differ = np.bitwise_or.reduce(words ^ words[first[inverse]], axis=1) != 0
+    if differ.any():
+        extra = np.nonzero(differ)[0]
+        inverse[extra] = len(first) + np.arange(len(extra))
+        first = np.concatenate([first, extra])
+    return first, inverse
+
+
+def _unique_cells_u8(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> tuple[Image, Index]:
+    """The samples of `sample_cells_u8`, each distinct one once, and the index of every cell's.
+
+    At a whole-pixel pitch every cell box is whole pixels wide, so each
+    cell's samples come from its own pixels alone and equal those of the
+    whole board resampled at once (byte for byte; the tests check it):
+    equal cells (most of a clean frame) are found on the raw pixels and
+    only the distinct ones resampled, instead of resampling the whole board
+    at a fractional ratio, the slowest step of a read. At a fractional
+    pitch the board is resampled whole and equal samples grouped after.
+    """
+    import cv2
+
+    n = rows * cols
+    pw, ph = pitch
+    crop = _board_crop(rgb, origin, pitch, rows, cols)
+    if (
+        not (float(pw).is_integer() and float(ph).is_integer())
+        or crop.shape[:2] != (rows * int(ph), cols * int(pw))
+        or n == 0
+    ):
+        cells = sample_cells_u8(rgb, origin, pitch, rows, cols)
+        first, inverse = _groups(cells.reshape(n, K * K * 3).view(np.uint64))
+        return cells[first], inverse
+    w, h = int(pw), int(ph)
+    size = h * w * 3
+    padded = -(-size // 8) * 8
+    buf = np.empty((n, padded), dtype=np.uint8)
+    buf[:, size:] = 0
+    # a view by construction (a reshape of the padded rows might copy)
+    dst = np.lib.stride_tricks.as_strided(
+        buf, shape=(rows, cols, h, w, 3), strides=(cols * padded, padded, w * 3, 3, 1)
+    )
+    dst[...] = crop.reshape(rows, h, cols, w, 3).transpose(0, 2, 1, 3, 4)
+    first, inverse = _groups(buf.view(np.uint64))
+    stack = np.ascontiguousarray(buf[first, :size]).reshape(len(first) * h, w, 3)
+    small = cv2.resize(stack, (K, len(first) * K), interpolation=cv2.INTER_AREA)
+    out: Image = np.asarray(small, dtype=np.uint8).reshape(len(first), K, K, 3)
+    return out, inverse
+
+
+def _classify_unique(
+    uniq: Image, inverse: Index, bank: _Bank
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Classify uint8 cell samples; identical cells (most of a clean frame) are done once."""
-    n = cells.shape[0]
-    rows = np.ascontiguousarray(cells.reshape(n, -1))
-    keys = rows.view(np.dtype((np.void, rows.shape[1]))).ravel()
-    _u, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    uniq = cells[first].astype(np.float32) * np.float32(1 / 255)
-    best, conf, d1 = _classify_feats(_features(uniq), bank)
-    inv = inverse.ravel()
-    return best[inv], conf[inv], d1[inv]
+    """Classify distinct uint8 cell samples once each and spread the results to every cell."""
+    best, conf, d1 = _classify_feats(_features(uniq.astype(np.float32) * np.float32(1 / 255)), bank)
+    return best[inverse], conf[inverse], d1[inverse]
 
 
 def _classify_feats(
@@ -389,9 +468,9 @@ def read_board(
     except ImageError as exc:
         raise ReadError(str(exc)) from exc
     origin = (profile.origin[0] - image_origin[0], profile.origin[1] - image_origin[1])
-    cells_u8 = sample_cells_u8(rgb, origin, profile.pitch, profile.rows, profile.cols)
+    uniq, inverse = _unique_cells_u8(rgb, origin, profile.pitch, profile.rows, profile.cols)
     bank = _profile_bank(profile)
-    best, conf, _d1 = _classify_u8(cells_u8, bank)
+    best, conf, _d1 = _classify_unique(uniq, inverse, bank)
     unreadable = float(np.mean(conf == 0.0))
     if unreadable > _MAX_UNREADABLE:
         raise ReadError(
@@ -495,13 +574,13 @@ def fit_tilesets(
     snapped = (float(round(pitch[0])), float(round(pitch[1])))
     if snapped != pitch and all(abs(a - b) < 0.15 for a, b in zip(pitch, snapped, strict=True)):
         pitches.insert(0, snapped)
-    cache: dict[tuple[float, float, float, float], Image | None] = {}
+    cache: dict[tuple[float, float, float, float], tuple[Image, Index] | None] = {}
 
-    def cells_at(o: tuple[float, float], p: tuple[float, float]) -> Image | None:
+    def cells_at(o: tuple[float, float], p: tuple[float, float]) -> tuple[Image, Index] | None:
         key = (o[0], o[1], p[0], p[1])
         if key not in cache:
             try:
-                cache[key] = sample_cells_u8(rgb, o, p, rows, cols)
+                cache[key] = _unique_cells_u8(rgb, o, p, rows, cols)
             except ReadError:
                 cache[key] = None
         return cache[key]
@@ -510,7 +589,7 @@ def fit_tilesets(
         cells = cells_at(o, p)
         if cells is None:
             return None
-        _best, conf, d1 = _classify_u8(cells, banks[i])
+        _best, conf, d1 = _classify_unique(cells[0], cells[1], banks[i])
         readable = float(np.mean(conf >= CONFIDENCE_THRESHOLD))
         return Fit(i, o, p, float(d1.mean()), readable)
 
