@@ -395,6 +395,10 @@ def _unique_cells_u8(
     )
     dst[...] = crop.reshape(rows, h, cols, w, 3).transpose(0, 2, 1, 3, 4)
     first, inverse = _groups(buf.view(np.uint64))
+    if len(first) > n // 2:
+        # mostly distinct (noise, JPEG): one resize of the board is cheaper
+        # than gathering and resizing a tall stack of all its cells
+        return sample_cells_u8(rgb, origin, pitch, rows, cols)[first], inverse
     stack = np.ascontiguousarray(buf[first, :size]).reshape(len(first) * h, w, 3)
     small = cv2.resize(stack, (K, len(first) * K), interpolation=cv2.INTER_AREA)
     out: Image = np.asarray(small, dtype=np.uint8).reshape(len(first), K, K, 3)
