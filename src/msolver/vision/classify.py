@@ -491,6 +491,18 @@ def _classify_feats(
     return best.astype(np.int64), conf, d1
 
 
+# Per-label lookups, so turning 480 label indices into names and states is
+# two array indexings, not a Python loop per cell.
+@lru_cache(maxsize=32)
+def _label_names(labels: tuple[str, ...]) -> npt.NDArray[np.object_]:
+    return np.array(labels, dtype=object)
+
+
+@lru_cache(maxsize=32)
+def _label_states(labels: tuple[str, ...]) -> npt.NDArray[np.int64]:
+    return np.array([STATE_OF_LABEL[lab] for lab in labels], dtype=np.int64)
+
+
 def read_board(
     image: Image,
     profile: Profile,
@@ -521,11 +533,9 @@ def read_board(
             f"{unreadable:.0%} of cells match no tile of profile {profile.name!r}: the board "
             "is not there (moved, covered, or another game)"
         )
-    labels = tuple(bank.labels[i] for i in best)
+    labels = tuple(_label_names(bank.labels)[best].tolist())
     low = conf < threshold
-    cells = tuple(
-        UNKNOWN if lo else STATE_OF_LABEL[lab] for lab, lo in zip(labels, low, strict=True)
-    )
+    cells = tuple(np.where(low, UNKNOWN, _label_states(bank.labels)[best]).tolist())
     board = Board(profile.cols, profile.rows, profile.mines, cells)
     low_idx = np.nonzero(low)[0]
     return ReadResult(
