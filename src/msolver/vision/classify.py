@@ -1,9 +1,10 @@
 """Reading cells: every cell of the board image becomes a state with a confidence.
 
-Each cell box is resampled to a small fixed grid (K x K, area averaging, one
-cv2.resize for the whole board) so the same features serve any display scale.
+Each cell box is resampled to a small fixed grid (K x K, area averaging, the
+samples of one cv2.resize of the whole board) so the same features serve any
+display scale. Cells that are pixel-equal are resampled and classified once.
 Two feature sets are compared against the profile's tiles (and copies of them
-shifted by half and one pixel), cells that are pixel-equal only once:
+shifted by half and one pixel):
 
 - colour: the K x K RGB samples with the ink masked out (replaced by the
   cell's background): the face, bevel and grid lines tell unopened from
