@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from msolver.bench import play_one, run, summarise
-from msolver.core.board import Board
+from msolver.core.board import Board, Cell
 from msolver.core.game import Game, Status
 from msolver.core.solver import Solver, analyse
 from msolver.core.solver.constraints import Constraints, Inconsistent, build
@@ -29,6 +29,26 @@ def test_certain_moves_come_as_one_batch_and_are_right() -> None:
                 assert g.is_mine(m.index) == (m.kind == "flag")
         for m in d.moves:
             (g.flag if m.kind == "flag" else g.open)(m.index)
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "rule", "cell"),
+    [
+        (30, 16, "opening", (3, 3)),
+        (16, 16, "opening", (3, 3)),
+        (9, 9, "opening", (2, 2)),
+        (3, 2, "opening", (1, 2)),
+        (30, 16, "safe", (0, 0)),
+        (30, 16, "xp", (0, 0)),
+    ],
+)
+def test_the_first_click_goes_where_the_rule_wins_most(
+    width: int, height: int, rule: str, cell: tuple[int, int]
+) -> None:
+    board = Board.blank(width, height, 1)
+    d = Solver(rule).decide(board)  # type: ignore[arg-type]
+    assert d.moves[0].kind == "open"
+    assert board.cell(d.moves[0].index) == Cell(*cell)
 
 
 def test_a_batching_solver_sends_all_the_count_proves() -> None:
