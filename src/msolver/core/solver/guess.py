@@ -25,7 +25,8 @@ opening is small: three in on boards at least 16 cells each way, two in on
 smaller ones, where three in is near the middle. Measured with the same
 seeds for both offsets (10,000 games of seed 21 unless said):
 expert 54.80% from (3, 3) against 54.20% from (2, 2), and 53.33% against
-53.15% on 4,000 games of seed 11; intermediate 89.50% against 89.28%;
+53.15% on 4,000 games of seed 11; intermediate 89.50% against 89.28%
+(and 89.52% against 89.70% on seed 1: no difference);
 beginner 96.96% against 97.29% (20,000 games). An older expert run (4,000
 games each, not paired) had 49.9% from (1, 1), 51.6% from (4, 4) and from
 the centre. Each comparison alone is
