@@ -258,3 +258,76 @@ def test_cells_that_share_a_hash_are_not_read_as_one(monkeypatch: pytest.MonkeyP
     res = read_board(img, load_profile("gnome-mines"))
     assert res.low_confidence == ()
     assert res.board.cells == truth(path).cells
+
+
+# -- reading a scaled board on cell windows ------------------------------------------
+
+BLANK_OF = {
+    "t20-mid2": "t20-blank",
+    "x21-g1-f45": "x21-g0-start",
+    "w1200-g1-f52": "w1200-g0-start",
+}
+
+
+@pytest.mark.parametrize("stem", list(BLANK_OF))
+@pytest.mark.parametrize("scale", [1.25, 1.5, 1.75, 2.0])
+def test_scaled_board_reads_exactly_on_cell_windows(stem: str, scale: float) -> None:
+    from msolver.vision import classify
+    from tests.vision.conftest import scaled
+
+    game = next(p.parent.name for p in SHOTS.glob(f"*/{stem}.png"))
+    blank = scaled(shot(SHOTS / game / f"{BLANK_OF[stem]}.png"), scale)
+    img = scaled(shot(SHOTS / game / f"{stem}.png"), scale)
+    prof = calibrate(blank, mines=99)
+    res = read_board(img, prof)
+    assert res.low_confidence == ()
+    assert res.board == truth(SHOTS / game / f"{stem}.png")
+    # few distinct samples whichever way: at a fractional pitch the whole
+    # boxes sit at many sub-pixel phases with blended edges, and the read
+    # went by the windows
+    uniq, _inverse, windowed = classify._read_cells(
+        img, prof.origin, prof.pitch, prof.rows, prof.cols
+    )
+    assert len(uniq) <= prof.rows * prof.cols // 3
+    if not all(float(p).is_integer() for p in prof.pitch):
+        assert windowed
+
+
+@pytest.mark.parametrize("scale", [1.25, 1.75])
+def test_scaled_noisy_board_reads_exactly(scale: float) -> None:
+    from tests.vision.conftest import scaled
+
+    path = SHOTS / "gnome-mines" / "w1200-g1-f52.png"
+    prof = calibrate(scaled(shot(SHOTS / "gnome-mines" / "w1200-g0-start.png"), scale), mines=99)
+    img = scaled(shot(path), scale)
+    rng = np.random.default_rng(7)
+    noisy = np.clip(img + rng.normal(0, 8.0, img.shape), 0, 255).astype(np.uint8)
+    res = read_board(noisy, prof)
+    assert res.low_confidence == ()
+    assert res.board == truth(path)
+
+
+@pytest.mark.parametrize("size", [16, 20, 33, 48])
+def test_window_kernel_at_whole_pixels_is_an_area_resize(size: int) -> None:
+    import cv2
+
+    from msolver.vision.classify import K, _area_kernel, _kernel_samples
+
+    rng = np.random.default_rng(size)
+    tile = rng.integers(0, 256, size=(size, size, 3), dtype=np.uint8)
+    k = _area_kernel(0.0, float(size), size)
+    assert np.allclose(k.sum(axis=1), 1.0, atol=1e-6)
+    ours = _kernel_samples(tile[None], k[None], k[None])[0].astype(int)
+    theirs = cv2.resize(tile, (K, K), interpolation=cv2.INTER_AREA).astype(int)
+    assert np.abs(ours - theirs).max() <= 1
+
+
+def test_window_kernel_moves_with_its_phase() -> None:
+    from msolver.vision.classify import K, _area_kernel
+
+    # a half-pixel later start takes half of the first pixel and half of one more
+    k0 = _area_kernel(0.0, 40.0, 41)
+    k1 = _area_kernel(0.5, 40.0, 41)
+    assert np.allclose(k1.sum(axis=1), 1.0, atol=1e-6)
+    assert k0[:, 40].max() == 0 and k1[K - 1, 40] > 0
+    assert k1[0, 0] == pytest.approx(0.5 * k0[0, 0])

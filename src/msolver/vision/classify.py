@@ -251,9 +251,52 @@ def _strokes(feats: F32) -> float:
     return float(feats[0, K * K * 3 :][_INNER].max())
 
 
+# A scaled board is read on a window of each cell: its box less this many
+# pixels at each side. A display scaler blends the pixels at a cell's edge
+# with its neighbour's (so equal cells differ there whenever their
+# neighbours do); the first pixel the window touches has its centre a pixel
+# in, clear of a linear scaler's reach up to 2x.
+_RING = 1.5
+# Sub-pixel phases of a window's start told apart: cells a 1/16 px apart are
+# sampled alike (a calibrated pitch is good to ~1/1000 px a cell).
+_PHASES = 16
+
+
+@lru_cache(maxsize=64)
+def _area_kernel(start: float, length: float, pixels: int) -> F32:
+    """(K, pixels) weights averaging [start, start + length) of a pixel row into K bins."""
+    edges = start + length * np.arange(K + 1, dtype=np.float64) / K
+    p = np.arange(pixels, dtype=np.float64)
+    lo = np.maximum(edges[:-1, None], p[None, :])
+    hi = np.minimum(edges[1:, None], p[None, :] + 1.0)
+    k: F32 = (np.maximum(hi - lo, 0.0) * (K / length)).astype(np.float32)
+    k.setflags(write=False)
+    return k
+
+
+def _kernel_samples(pixels: Image, ky: F32, kx: F32) -> Image:
+    """(m, K, K, 3) uint8 area samples of (m, h, w, 3) pixels by per-row (m, K, h), (m, K, w)."""
+    x = pixels.astype(np.float32)
+    s = np.einsum("miy,myxc,mjx->mijc", ky, x, kx, optimize=True)
+    out: Image = np.clip(np.rint(s), 0, 255).astype(np.uint8)
+    return out
+
+
+def _window_tile(tile: Image, window: tuple[float, float, float, float] | None) -> F32:
+    """A tile's samples: of the whole tile, or of `window` (x, width, y, height in its pixels)."""
+    if window is None:
+        return _resample_tile(tile)
+    x0, lw, y0, lh = window
+    ky = _area_kernel(y0, lh, tile.shape[0])[None]
+    kx = _area_kernel(x0, lw, tile.shape[1])[None]
+    return _kernel_samples(tile[None], ky, kx).astype(np.float32) / 255.0
+
+
 @lru_cache(maxsize=32)
 def _bank_cached(
-    key: tuple[tuple[str, int, bytes, tuple[int, ...]], ...], shifts: bool = False
+    key: tuple[tuple[str, int, bytes, tuple[int, ...]], ...],
+    shifts: bool = False,
+    window: tuple[float, float, float, float] | None = None,
 ) -> _Bank:
     labels: list[str] = []
     variant_label: list[int] = []
@@ -268,11 +311,11 @@ def _bank_cached(
             # 5) redrawn dark must still be nearer its own shape than a
             # neighbour's (its 6)
             moved.append(_full_contrast(tile))
-        own = _features(_resample_tile(tile))
+        own = _features(_window_tile(tile, window))
         variant_label.append(labels.index(label))
         rows.append(own)
         for t in moved:
-            f = _features(_resample_tile(t))
+            f = _features(_window_tile(t, window))
             if _strokes(f) < 0.5 * _strokes(own):
                 # a pale digit blurred by a sub-pixel shift sinks under the
                 # ink floor: a blank-looking "5" would pass a 0 off as a 5
@@ -295,35 +338,44 @@ def _bank_cached(
     )
 
 
-_PROFILE_BANKS: dict[tuple[int, int, int], tuple[object, _Bank]] = {}
+_PROFILE_BANKS: dict[
+    tuple[int, int, int, tuple[float, float, float, float] | None], tuple[object, _Bank]
+] = {}
 
 
-def _profile_bank(profile: Profile) -> _Bank:
+def _profile_bank(
+    profile: Profile, window: tuple[float, float, float, float] | None = None
+) -> _Bank:
     """The bank of a profile's tiles at its cell size, cached per tile mapping.
 
     Profiles derived with `with_changes` share their tile mapping, so the
     player's many small per-frame profiles reuse one bank.
     """
     w, h = profile.cell_size
-    key = (id(profile.tiles), w, h)
+    key = (id(profile.tiles), w, h, window)
     hit = _PROFILE_BANKS.get(key)
     if hit is not None and hit[0] is profile.tiles:
         return hit[1]
-    bank = _bank(profile.tiles_at((w, h)), shifts=True)
+    bank = _bank(profile.tiles_at((w, h)), shifts=True, window=window)
     if len(_PROFILE_BANKS) > 64:
         _PROFILE_BANKS.clear()
     _PROFILE_BANKS[key] = (profile.tiles, bank)
     return bank
 
 
-def _bank(tiles: Mapping[str, Sequence[Image]], *, shifts: bool = False) -> _Bank:
+def _bank(
+    tiles: Mapping[str, Sequence[Image]],
+    *,
+    shifts: bool = False,
+    window: tuple[float, float, float, float] | None = None,
+) -> _Bank:
     key = tuple(
         (label, i, np.ascontiguousarray(t).tobytes(), tuple(t.shape))
         for label in LABELS
         if label in tiles
         for i, t in enumerate(tiles[label])
     )
-    return _bank_cached(key, shifts)
+    return _bank_cached(key, shifts, window)
 
 
 def _board_crop(
@@ -379,7 +431,18 @@ def _multipliers(width: int) -> U64:
     return mult
 
 
-def _groups(words: U64) -> tuple[Index, Index]:
+def _hashes(words: U64) -> U64:
+    h: U64 = np.einsum("nw,w->n", words, _multipliers(words.shape[1]))
+    return h
+
+
+# Rows compared per step when checking a grouping: the row and its group's
+# first gathered a few at a time stay in cache (twice as fast as all at once
+# on a scaled board's large cells).
+_CHECK_ROWS = 32
+
+
+def _groups(words: U64, hashes: U64 | None = None) -> tuple[Index, Index]:
     """Byte-equal rows of `words` grouped: (first row of each group, group of every row).
 
     A hash (linear in the 64-bit words, wrapping) sorts the rows into
@@ -388,16 +451,88 @@ def _groups(words: U64) -> tuple[Index, Index]:
     grouping is exact whatever the hash does. Sorting 480 hashes and one
     pass over the words is far cheaper than sorting the rows themselves.
     """
-    h = np.einsum("nw,w->n", words, _multipliers(words.shape[1]))
+    h = _hashes(words) if hashes is None else hashes
     _u, first, inverse = np.unique(h, return_index=True, return_inverse=True)
     inverse = np.asarray(inverse, dtype=np.intp).reshape(-1)
     first = np.asarray(first, dtype=np.intp)
-    differ = np.bitwise_or.reduce(words ^ words[first[inverse]], axis=1) != 0
+    rep = first[inverse]
+    differ = np.empty(len(words), dtype=bool)
+    for s in range(0, len(words), _CHECK_ROWS):
+        e = s + _CHECK_ROWS
+        differ[s:e] = (words[s:e] != words[rep[s:e]]).any(axis=1)
     if differ.any():
         extra = np.nonzero(differ)[0]
         inverse[extra] = len(first) + np.arange(len(extra))
         first = np.concatenate([first, extra])
     return first, inverse
+
+
+def _padded(n: int, size: int) -> Image:
+    """(n, size rounded up to 8) uint8 rows, the padding zero: rows `_groups` can hash as words."""
+    padded = -(-size // 8) * 8
+    buf = np.empty((n, padded), dtype=np.uint8)
+    buf[:, size:] = 0
+    return buf
+
+
+def _raw_cells(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> tuple[Image, int, int] | None:
+    """Every cell's own pixels as one padded row each, when the boxes are whole pixels."""
+    n = rows * cols
+    pw, ph = pitch
+    crop = _board_crop(rgb, origin, pitch, rows, cols)
+    if (
+        not (float(pw).is_integer() and float(ph).is_integer())
+        or crop.shape[:2] != (rows * int(ph), cols * int(pw))
+        or n == 0
+    ):
+        return None
+    w, h = int(pw), int(ph)
+    buf = _padded(n, h * w * 3)
+    # a view by construction (a reshape of the padded rows might copy)
+    dst = np.lib.stride_tricks.as_strided(
+        buf, shape=(rows, cols, h, w, 3), strides=(cols * buf.shape[1], buf.shape[1], w * 3, 3, 1)
+    )
+    dst[...] = crop.reshape(rows, h, cols, w, 3).transpose(0, 2, 1, 3, 4)
+    return buf, w, h
+
+
+def _box_edges(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> U64 | None:
+    """The top and bottom pixel rows of every whole-pixel cell box, one padded row each.
+
+    Their ends touch the side neighbours too: on a scaled board they are
+    nearly as distinct as the whole boxes, and far cheaper to gather than
+    the boxes' sides.
+    """
+    n = rows * cols
+    pw, ph = pitch
+    crop = _board_crop(rgb, origin, pitch, rows, cols)
+    if (
+        not (float(pw).is_integer() and float(ph).is_integer())
+        or crop.shape[:2] != (rows * int(ph), cols * int(pw))
+        or n == 0
+    ):
+        return None
+    w, h = int(pw), int(ph)
+    buf = _padded(n, 2 * w * 3)
+    out = buf[:, : 2 * w * 3].reshape(rows, cols, 2, w * 3)
+    out[:, :, 0] = crop[0::h].reshape(rows, cols, w * 3)
+    out[:, :, 1] = crop[h - 1 :: h].reshape(rows, cols, w * 3)
+    words: U64 = buf.view(np.uint64)
+    return words
+
+
+def _resample_rows(buf: Image, first: Index, w: int, h: int) -> Image:
+    """The K x K samples of the chosen padded rows, each a w x h pixel block."""
+    import cv2
+
+    stack = np.ascontiguousarray(buf[first, : h * w * 3]).reshape(len(first) * h, w, 3)
+    small = cv2.resize(stack, (K, len(first) * K), interpolation=cv2.INTER_AREA)
+    out: Image = np.asarray(small, dtype=np.uint8).reshape(len(first), K, K, 3)
+    return out
 
 
 def _unique_cells_u8(
@@ -413,38 +548,153 @@ def _unique_cells_u8(
     at a fractional ratio, the slowest step of a read. At a fractional
     pitch the board is resampled whole and equal samples grouped after.
     """
-    import cv2
-
     n = rows * cols
-    pw, ph = pitch
-    crop = _board_crop(rgb, origin, pitch, rows, cols)
-    if (
-        not (float(pw).is_integer() and float(ph).is_integer())
-        or crop.shape[:2] != (rows * int(ph), cols * int(pw))
-        or n == 0
-    ):
+    raw = _raw_cells(rgb, origin, pitch, rows, cols)
+    if raw is None:
         cells = sample_cells_u8(rgb, origin, pitch, rows, cols)
         first, inverse = _groups(cells.reshape(n, K * K * 3).view(np.uint64))
         return cells[first], inverse
-    w, h = int(pw), int(ph)
-    size = h * w * 3
-    padded = -(-size // 8) * 8
-    buf = np.empty((n, padded), dtype=np.uint8)
-    buf[:, size:] = 0
-    # a view by construction (a reshape of the padded rows might copy)
-    dst = np.lib.stride_tricks.as_strided(
-        buf, shape=(rows, cols, h, w, 3), strides=(cols * padded, padded, w * 3, 3, 1)
-    )
-    dst[...] = crop.reshape(rows, h, cols, w, 3).transpose(0, 2, 1, 3, 4)
+    buf, w, h = raw
     first, inverse = _groups(buf.view(np.uint64))
     if len(first) > n // 2:
         # mostly distinct (noise, JPEG): one resize of the board is cheaper
         # than gathering and resizing a tall stack of all its cells
         return sample_cells_u8(rgb, origin, pitch, rows, cols)[first], inverse
-    stack = np.ascontiguousarray(buf[first, :size]).reshape(len(first) * h, w, 3)
-    small = cv2.resize(stack, (K, len(first) * K), interpolation=cv2.INTER_AREA)
-    out: Image = np.asarray(small, dtype=np.uint8).reshape(len(first), K, K, 3)
-    return out, inverse
+    return _resample_rows(buf, first, w, h), inverse
+
+
+@dataclass(frozen=True, eq=False)
+class _Windows:
+    """Every cell's window pixels (see _RING) as one padded row each, with its phases."""
+
+    buf: Image  # (n, padded): the pixels, then the phase pair, then zeros
+    w: int
+    h: int
+    phase_x: Index  # (n,) in 0.._PHASES-1
+    phase_y: Index
+    kx: F32  # (_PHASES, K, w) area kernel of each phase
+    ky: F32
+
+
+def _axis(start: float, pitch: float, count: int) -> tuple[Index, Index, F32, int]:
+    """Per cell along one axis: first window pixel and phase; the phase kernels; pixels."""
+    length = pitch - 2 * _RING
+    # A calibrated pitch is a few 1/1000 px off the drawn one (41.2461 for
+    # 41.25): the drift would move far cells across a phase boundary and
+    # split equal cells in two. Snapped to the phase step where that moves
+    # no cell by more than two steps (1/8 px).
+    step = round(pitch * _PHASES) / _PHASES
+    if abs(step - pitch) * count <= 2 / _PHASES:
+        pitch = step
+    at = start + np.arange(count) * pitch + _RING
+    first = np.floor(at).astype(np.intp)
+    phase = np.rint((at - first) * _PHASES).astype(np.intp)
+    first[phase == _PHASES] += 1
+    phase[phase == _PHASES] = 0
+    pixels = int(np.ceil(length)) + 1
+    kernels = np.stack([_area_kernel(q / _PHASES, length, pixels) for q in range(_PHASES)])
+    return first, phase, kernels, pixels
+
+
+def _inner_cells(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> _Windows | None:
+    """The cells' windows, or None when a window is too small or leaves the image."""
+    n = rows * cols
+    if min(pitch) - 2 * _RING < K or n == 0:
+        return None
+    # from the board's first whole pixel, as `sample_cells_u8` crops it:
+    # a calibrated origin may be a few tenths of a pixel off the drawn edge
+    xs, qx, kx, w = _axis(px(origin[0]), pitch[0], cols)
+    ys, qy, ky, h = _axis(px(origin[1]), pitch[1], rows)
+    x0, x1 = int(xs[0]), int(xs[-1]) + w
+    if x0 < 0 or ys[0] < 0 or x1 > rgb.shape[1] or int(ys[-1]) + h > rgb.shape[0]:
+        return None
+    # equal windows have equal middle rows (bar the last pixel, zeroed at
+    # some phases below): a board whose middle rows are mostly distinct
+    # (noise, JPEG) is known not to group without gathering the windows
+    mid = rgb[ys + h // 2, x0:x1].reshape(rows, -1)
+    cut = mid[:, ((xs - x0) * 3)[:, None] + np.arange((w - 1) * 3)]
+    mid_words = _padded(n, (w - 1) * 3)
+    mid_words[:, : (w - 1) * 3] = cut.reshape(n, -1)
+    if len(np.unique(_hashes(mid_words.view(np.uint64)))) > n // 2:
+        return None
+    size = h * w * 3
+    buf = _padded(n, size + 2)
+    dst = np.lib.stride_tricks.as_strided(
+        buf, shape=(rows, cols, h, w * 3), strides=(cols * buf.shape[1], buf.shape[1], w * 3, 1)
+    )
+    strips = rgb[(ys[:, None] + np.arange(h)).reshape(-1), x0:x1].reshape(rows, h, -1)
+    # a window's last pixel is outside its box at some phases: zeroed there,
+    # so that whatever the neighbour blends into it keeps no cells apart
+    x_spare = kx[:, :, -1].max(axis=1) == 0
+    y_spare = ky[:, :, -1].max(axis=1) == 0
+    for c, x in enumerate((xs - x0).tolist()):
+        dst[:, c] = strips[:, :, x * 3 : (x + w) * 3]
+        if x_spare[qx[c]]:
+            dst[:, c, :, (w - 1) * 3 :] = 0
+    for r in np.nonzero(y_spare[qy])[0].tolist():
+        dst[r, :, h - 1] = 0
+    phase_x = np.broadcast_to(qx[None, :], (rows, cols)).reshape(n)
+    phase_y = np.broadcast_to(qy[:, None], (rows, cols)).reshape(n)
+    # equal pixels at another phase sample differently: the phases are part of the key
+    buf[:, size] = phase_x
+    buf[:, size + 1] = phase_y
+    return _Windows(buf, w, h, phase_x, phase_y, kx, ky)
+
+
+def _window_samples(win: _Windows, first: Index) -> Image:
+    pixels = win.buf[first, : win.h * win.w * 3].reshape(len(first), win.h, win.w, 3)
+    return _kernel_samples(pixels, win.ky[win.phase_y[first]], win.kx[win.phase_x[first]])
+
+
+def _read_cells(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> tuple[Image, Index, bool]:
+    """Distinct samples, every cell's index into them, and whether they are of windows.
+
+    The samples are of the whole cell box (`_unique_cells_u8`'s
+    samples): a board drawn at the profile's own pixels has few distinct
+    cells, and reads as ever. A scaled board has few distinct cell
+    *windows* (`_RING`) where its whole boxes are mostly distinct, by
+    their blended edges and their sub-pixel phases; it is read on the
+    windows, against tiles cut to the same window. A board mostly distinct
+    either way (noise, JPEG) is resampled whole.
+    """
+    n = rows * cols
+    edges = _box_edges(rgb, origin, pitch, rows, cols)
+    # equal cells have equal edges: more distinct edges than this and the
+    # whole boxes are too, known without gathering them (a scaled board's
+    # edges are blended with its neighbours')
+    skip = edges is not None and len(np.unique(_hashes(edges))) > n // 4
+    raw = None if skip else _raw_cells(rgb, origin, pitch, rows, cols)
+    full: tuple[Index, Index] | None = None
+    if raw is not None:
+        words = raw[0].view(np.uint64)
+        h = _hashes(words)
+        # equal rows hash alike, so there are at least as many distinct
+        # cells as hashes: a scaled board is known mostly distinct without
+        # the full comparison
+        if len(np.unique(h)) <= n // 4:
+            full = _groups(words, h)
+            if len(full[0]) <= n // 4:
+                return _resample_rows(raw[0], full[0], raw[1], raw[2]), full[1], False
+    inner = _inner_cells(rgb, origin, pitch, rows, cols)
+    if inner is not None:
+        first, inverse = _groups(inner.buf.view(np.uint64))
+        if len(first) <= n // 2 and (full is None or len(first) < len(full[0])):
+            return _window_samples(inner, first), inverse, True
+    if raw is None and skip:
+        raw = _raw_cells(rgb, origin, pitch, rows, cols)
+    if raw is not None:
+        if full is None:
+            full = _groups(raw[0].view(np.uint64))
+        if len(full[0]) <= n // 2:
+            return _resample_rows(raw[0], full[0], raw[1], raw[2]), full[1], False
+        return sample_cells_u8(rgb, origin, pitch, rows, cols)[full[0]], full[1], False
+    cells = sample_cells_u8(rgb, origin, pitch, rows, cols)
+    first, inverse = _groups(cells.reshape(n, K * K * 3).view(np.uint64))
+    return cells[first], inverse, False
 
 
 def _classify_unique(
@@ -504,6 +754,16 @@ def _label_states(labels: tuple[str, ...]) -> npt.NDArray[np.int64]:
     return np.array([STATE_OF_LABEL[lab] for lab in labels], dtype=np.int64)
 
 
+def _tile_window(profile: Profile) -> tuple[float, float, float, float]:
+    """The cell window (see _RING) in the pixels of the profile's tiles at its cell size."""
+    out: list[float] = []
+    for pitch, size in zip(profile.pitch, profile.cell_size, strict=True):
+        scale = size / pitch
+        # rounded, so a bank is cached per window, not per float wobble
+        out += [_quantise(_RING * scale), _quantise((pitch - 2 * _RING) * scale)]
+    return (out[0], out[1], out[2], out[3])
+
+
 def read_board(
     image: Image,
     profile: Profile,
@@ -525,8 +785,9 @@ def read_board(
     except ImageError as exc:
         raise ReadError(str(exc)) from exc
     origin = (profile.origin[0] - image_origin[0], profile.origin[1] - image_origin[1])
-    uniq, inverse = _unique_cells_u8(rgb, origin, profile.pitch, profile.rows, profile.cols)
-    bank = _profile_bank(profile)
+    pitch = profile.pitch
+    uniq, inverse, windowed = _read_cells(rgb, origin, pitch, profile.rows, profile.cols)
+    bank = _profile_bank(profile, _tile_window(profile) if windowed else None)
     best, conf, _d1 = _classify_unique(uniq, inverse, bank)
     unreadable = float(np.mean(conf == 0.0))
     if unreadable > _MAX_UNREADABLE:
