@@ -596,6 +596,16 @@ def _axis(start: float, pitch: float, count: int) -> tuple[Index, Index, F32, in
     return first, phase, kernels, pixels
 
 
+def _period(first: Index) -> tuple[int, int] | None:
+    """(cells, pixels) after which the windows along an axis repeat, if within _PHASES cells."""
+    n = len(first)
+    for p in range(1, min(_PHASES, n) + 1):
+        step = int(first[p] - first[0]) if p < n else 0
+        if p == n or bool(np.all(first[p:] - first[:-p] == step)):
+            return p, step
+    return None
+
+
 def _inner_cells(
     rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
 ) -> _Windows | None:
@@ -624,15 +634,32 @@ def _inner_cells(
     dst = np.lib.stride_tricks.as_strided(
         buf, shape=(rows, cols, h, w * 3), strides=(cols * buf.shape[1], buf.shape[1], w * 3, 1)
     )
-    strips = rgb[(ys[:, None] + np.arange(h)).reshape(-1), x0:x1].reshape(rows, h, -1)
+    px_x, px_y = _period(xs), _period(ys)
+    if px_x is not None and px_y is not None and rgb.strides[1:] == (3, 1):
+        # the windows repeat every few cells by whole pixels (a pitch of
+        # 57.75 every 4, at 231 px): each phase class is one strided view of
+        # the image, copied in one pass
+        (nx, sx), (ny, sy) = px_x, px_y
+        rs = rgb.strides[0]
+        for j in range(ny):
+            for i in range(nx):
+                src = np.lib.stride_tricks.as_strided(
+                    rgb[ys[j] :, xs[i] :],
+                    shape=(len(range(j, rows, ny)), len(range(i, cols, nx)), h, w * 3),
+                    strides=(sy * rs, sx * 3, rs, 1),
+                    writeable=False,
+                )
+                dst[j::ny, i::nx] = src
+    else:
+        strips = rgb[(ys[:, None] + np.arange(h)).reshape(-1), x0:x1].reshape(rows, h, -1)
+        for c, x in enumerate((xs - x0).tolist()):
+            dst[:, c] = strips[:, :, x * 3 : (x + w) * 3]
     # a window's last pixel is outside its box at some phases: zeroed there,
     # so that whatever the neighbour blends into it keeps no cells apart
     x_spare = kx[:, :, -1].max(axis=1) == 0
     y_spare = ky[:, :, -1].max(axis=1) == 0
-    for c, x in enumerate((xs - x0).tolist()):
-        dst[:, c] = strips[:, :, x * 3 : (x + w) * 3]
-        if x_spare[qx[c]]:
-            dst[:, c, :, (w - 1) * 3 :] = 0
+    for c in np.nonzero(x_spare[qx])[0].tolist():
+        dst[:, c, :, (w - 1) * 3 :] = 0
     for r in np.nonzero(y_spare[qy])[0].tolist():
         dst[r, :, h - 1] = 0
     phase_x = np.broadcast_to(qx[None, :], (rows, cols)).reshape(n)
