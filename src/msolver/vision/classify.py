@@ -3,6 +3,10 @@
 Each cell box is resampled to a small fixed grid (K x K, area averaging, the
 samples of one cv2.resize of the whole board) so the same features serve any
 display scale. Cells that are pixel-equal are resampled and classified once.
+On a scaled board, where a cell's edge pixels blend with its neighbours' and
+cells sit at sub-pixel phases, a window of each cell (its box less 1.5 px a
+side, sampled at its own phase) is read instead, against tiles sampled over
+the same window: equal windows are many fewer than equal boxes.
 Two feature sets are compared against the profile's tiles (and copies of them
 shifted by half and one pixel):
 
