@@ -252,3 +252,25 @@ def test_cli_bench_json_and_sweep(tmp_path: object) -> None:
     assert (tmp / "s.png").read_bytes()[:4] == b"\x89PNG"
     rows = (tmp / "s.csv").read_text().splitlines()
     assert rows[0].startswith("mines,") and len(rows) == 4
+
+
+def test_a_verified_decision_carries_the_probabilities_it_counted() -> None:
+    board = Board.parse("..1.\n..1.\n1221\n....\n", 4)
+    d = Solver("safe").decide(board)
+    assert d.analysis is not None
+    assert d.analysis.prob == analyse(board).prob
+    # The cheap rules alone count nothing.
+    assert Solver("safe", verify=False).decide(board).analysis is None
+
+
+def test_the_hint_reuses_the_solvers_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    import msolver.play.hint as hint
+
+    board = Board.parse("..1.\n..1.\n1221\n....\n", 4)
+    expected = hint.render_hint(board)
+
+    def counted_twice(*_a: object, **_k: object) -> None:
+        raise AssertionError("the hint counted the board a second time")
+
+    monkeypatch.setattr(hint, "analyse", counted_twice)
+    assert hint.render_hint(board) == expected

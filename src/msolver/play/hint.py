@@ -29,7 +29,9 @@ def render_hint(board: Board, solver: Solver | None = None) -> str:
         return f"the board reads inconsistent: {decision.reason}"
     if decision.status == "done":
         return "no hidden cell left"
-    a = analyse(board)
+    # the solver counted the board already unless a cheap rule answered
+    # before it verified (verify off) or nothing was opened yet
+    a = decision.analysis or analyse(board)
     w = board.width
     lines = []
     for m in decision.moves[:1]:

@@ -13,7 +13,7 @@ reason, never as an exception.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from msolver.core.board import Board
@@ -46,12 +46,17 @@ class Decision:
     moves: tuple[Move, ...]
     certain: bool
     tier: str = ""
+    # The exact probabilities when this decision made them (always with
+    # verify on), so a caller showing them need not count the board again.
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
 
 
-def _certain(safe: Collection[int], mines: Collection[int], tier: str) -> Decision:
+def _certain(
+    safe: Collection[int], mines: Collection[int], tier: str, analysis: Analysis | None
+) -> Decision:
     moves = [Move("open", i, 0.0) for i in sorted(safe)]
     moves += [Move("flag", i, 1.0) for i in sorted(mines)]
-    return Decision("ok", "", tuple(moves), True, tier)
+    return Decision("ok", "", tuple(moves), True, tier, analysis)
 
 
 class Solver:
@@ -99,18 +104,21 @@ class Solver:
             found = rule(cs)
             if found:
                 if checked is None or not self.batch_proven:
-                    return _certain(found.safe, found.mines, tier)
+                    return _certain(found.safe, found.mines, tier, checked)
                 return _certain(
-                    set(found.safe) | set(checked.safe), set(found.mines) | set(checked.mines), tier
+                    set(found.safe) | set(checked.safe),
+                    set(found.mines) | set(checked.mines),
+                    tier,
+                    checked,
                 )
         analysis = checked if checked is not None else analyse(board, cs)
         if analysis.status == "inconsistent":
             return Decision("inconsistent", analysis.reason, (), False)
         if analysis.safe or analysis.mines:
-            return _certain(analysis.safe, analysis.mines, "probability")
+            return _certain(analysis.safe, analysis.mines, "probability", analysis)
         end = endgame.best_move(board, cs, analysis)
         if end is not None:
             i, p = end
-            return Decision("ok", "", (Move("open", i, p),), False, "endgame")
+            return Decision("ok", "", (Move("open", i, p),), False, "endgame", analysis)
         i, p = guess.choose(board, cs, analysis, lookahead=self.lookahead)
-        return Decision("ok", "", (Move("open", i, p),), False, "guess")
+        return Decision("ok", "", (Move("open", i, p),), False, "guess", analysis)
