@@ -479,21 +479,30 @@ def _padded(n: int, size: int) -> Image:
     return buf
 
 
-def _raw_cells(
+def _whole_boxes(
     rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
 ) -> tuple[Image, int, int] | None:
-    """Every cell's own pixels as one padded row each, when the boxes are whole pixels."""
-    n = rows * cols
+    """The board crop and the box width and height, when every cell box is whole pixels."""
     pw, ph = pitch
     crop = _board_crop(rgb, origin, pitch, rows, cols)
     if (
         not (float(pw).is_integer() and float(ph).is_integer())
         or crop.shape[:2] != (rows * int(ph), cols * int(pw))
-        or n == 0
+        or rows * cols == 0
     ):
         return None
-    w, h = int(pw), int(ph)
-    buf = _padded(n, h * w * 3)
+    return crop, int(pw), int(ph)
+
+
+def _raw_cells(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> tuple[Image, int, int] | None:
+    """Every cell's own pixels as one padded row each, when the boxes are whole pixels."""
+    boxes = _whole_boxes(rgb, origin, pitch, rows, cols)
+    if boxes is None:
+        return None
+    crop, w, h = boxes
+    buf = _padded(rows * cols, h * w * 3)
     # a view by construction (a reshape of the padded rows might copy)
     dst = np.lib.stride_tricks.as_strided(
         buf, shape=(rows, cols, h, w, 3), strides=(cols * buf.shape[1], buf.shape[1], w * 3, 3, 1)
@@ -511,17 +520,11 @@ def _box_edges(
     nearly as distinct as the whole boxes, and far cheaper to gather than
     the boxes' sides.
     """
-    n = rows * cols
-    pw, ph = pitch
-    crop = _board_crop(rgb, origin, pitch, rows, cols)
-    if (
-        not (float(pw).is_integer() and float(ph).is_integer())
-        or crop.shape[:2] != (rows * int(ph), cols * int(pw))
-        or n == 0
-    ):
+    boxes = _whole_boxes(rgb, origin, pitch, rows, cols)
+    if boxes is None:
         return None
-    w, h = int(pw), int(ph)
-    buf = _padded(n, 2 * w * 3)
+    crop, w, h = boxes
+    buf = _padded(rows * cols, 2 * w * 3)
     out = buf[:, : 2 * w * 3].reshape(rows, cols, 2, w * 3)
     out[:, :, 0] = crop[0::h].reshape(rows, cols, w * 3)
     out[:, :, 1] = crop[h - 1 :: h].reshape(rows, cols, w * 3)
