@@ -29,9 +29,9 @@ expert 54.80% from (3, 3) against 54.20% from (2, 2), and 53.33% against
 (and 89.52% against 89.70% on seed 1: no difference);
 beginner 96.96% against 97.29% (20,000 games). An older expert run (4,000
 games each, not paired) had 49.9% from (1, 1), 51.6% from (4, 4) and from
-the centre. Each comparison alone is
-within about two standard errors; the expert ones all point the same way,
-and JSMinesweeper's published expert figure also starts at (3, 3).
+the centre. Each comparison alone is within about two standard errors; the
+expert ones all point the same way, and JSMinesweeper's published expert
+figure also starts at (3, 3).
 """
 
 from __future__ import annotations
@@ -54,24 +54,20 @@ OFF_CANDIDATES = 2
 PROGRESS_BONUS = 0.0
 
 
-# Where the first click goes, as (row, col) from the nearest corner, per rule.
-FIRST_CLICK_OFFSET: dict[str, tuple[int, int]] = {
-    "safe": (0, 0),
-    "xp": (0, 0),
-    "none": (0, 0),
-    "opening": (3, 3),
-}
-# Under "opening", boards narrower than this start two cells in instead.
+# How many cells in from the corner (along both axes) the first click goes
+# under "opening": further in on boards at least OPENING_WIDE_FROM cells each
+# way. Every other rule clicks the corner itself.
+OPENING_IN = 2
+OPENING_IN_WIDE = 3
 OPENING_WIDE_FROM = 16
 
 
 def first_click(board: Board, rule: FirstClick) -> int:
-    dr, dc = FIRST_CLICK_OFFSET[rule]
-    if rule == "opening" and min(board.width, board.height) < OPENING_WIDE_FROM:
-        dr, dc = min(dr, 2), min(dc, 2)
-    r = min(dr, board.height - 1)
-    c = min(dc, board.width - 1)
-    return board.index(r, c)
+    d = 0
+    if rule == "opening":
+        wide = min(board.width, board.height) >= OPENING_WIDE_FROM
+        d = OPENING_IN_WIDE if wide else OPENING_IN
+    return board.index(min(d, board.height - 1), min(d, board.width - 1))
 
 
 def _edge_rank(board: Board, i: int) -> int:
