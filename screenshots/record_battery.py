@@ -42,6 +42,8 @@ def sidecar(v: tp.Variant, t: tp.Truth) -> dict[str, object]:
         "origin": [round(t.origin[0], 3), round(t.origin[1], 3)],
         "pitch": [round(t.pitch[0], 4), round(t.pitch[1], 4)],
         "gap": [round(t.gap[0], 3), round(t.gap[1], 3)],
+        "col_starts": list(t.col_starts),
+        "row_starts": list(t.row_starts),
         "builtin": v.builtin,
         "first_click": v.first_click,
         "new_game": v.new_game,

@@ -68,6 +68,11 @@ class Truth:
     origin: tuple[float, float]
     pitch: tuple[float, float]
     gap: tuple[float, float] = (0.0, 0.0)
+    # Where each column/row's face starts, for a game that spaces its cells
+    # unevenly (gnome-mines lays tiles at whole pixels: 27 px then 26 px);
+    # empty when every cell is at origin + k * pitch.
+    col_starts: tuple[float, ...] = ()
+    row_starts: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -673,23 +678,39 @@ def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
     if variant.game == "gnome-mines":
         # unopened tiles are flat (186,189,182); gaps of 4 px between them
         mask = np.all(img == (186, 189, 182), axis=2)
-        ys, xs = np.nonzero(mask)
-        x_runs = [r for r in _runs(mask[int(np.median(ys))]) if r[1] > 5]
-        mid = x_runs[len(x_runs) // 2] if x_runs else (int(np.median(xs)), 0)
-        y_runs = [r for r in _runs(mask[:, mid[0] + mid[1] // 2]) if r[1] > 5]
+        tile_ys, tile_xs = np.nonzero(mask)
+        # Tiles are rounded: measure along the middle row and column of a
+        # middle tile, found in two passes (a first guess may cut a corner).
+        x_runs = [r for r in _runs(mask[int(np.median(tile_ys))]) if r[1] > 5]
+        y_runs: list[tuple[int, int]] = []
+        for _ in range(2):
+            mid = x_runs[len(x_runs) // 2] if x_runs else (int(np.median(tile_xs)), 0)
+            y_runs = [r for r in _runs(mask[:, mid[0] + mid[1] // 2]) if r[1] > 5]
+            if not y_runs:
+                break
+            ymid = y_runs[len(y_runs) // 2]
+            x_runs = [r for r in _runs(mask[ymid[0] + ymid[1] // 2]) if r[1] > 5]
         if len(x_runs) != cols or len(y_runs) != rows:
             raise HarnessError(
                 f"gnome-mines: {len(x_runs)}x{len(y_runs)} tile runs, not {cols}x{rows}"
             )
-        px = (x_runs[-1][0] - x_runs[0][0]) / (cols - 1)
-        py = (y_runs[-1][0] - y_runs[0][0]) / (rows - 1)
+        xs = [float(r[0]) for r in x_runs]
+        ys = [float(r[0]) for r in y_runs]
+        # the pitch most neighbours keep (the mean is skewed by a short row)
+        px = float(np.median(np.diff(xs)))
+        py = float(np.median(np.diff(ys)))
+        even = all(abs(x - (xs[0] + k * px)) < 0.5 for k, x in enumerate(xs)) and all(
+            abs(y - (ys[0] + k * py)) < 0.5 for k, y in enumerate(ys)
+        )
         return Truth(
             rows,
             cols,
             mines,
-            (float(x_runs[0][0]), float(y_runs[0][0])),
+            (xs[0], ys[0]),
             (px, py),
             (px - x_runs[0][1], py - y_runs[0][1]),
+            () if even else tuple(xs),
+            () if even else tuple(ys),
         )
     if variant.game == "xbomb":
         # 2 px black lines around every cell
