@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -125,7 +126,11 @@ def score_log(
     return len(over), sum(e["result"] == "won" for e in over), certain, misreads
 
 
-def run_one(variant: tp.Variant, games: int, timeout: float = 150.0) -> Result:
+def run_one(
+    variant: tp.Variant, games: int, timeout: float = 150.0, keep: Path | None = None
+) -> Result:
+    """Calibrate and play one variant. keep: a folder for the blank shot, the
+    final screen, the log and msolver's stderr (NAME-*.png/.jsonl/.txt)."""
     res = Result(game=variant.name)
     why = tp.available(variant)
     if why is not None:
@@ -210,6 +215,13 @@ def run_one(variant: tp.Variant, games: int, timeout: float = 150.0) -> Result:
                 rc, err = play.returncode, play.stderr
             except subprocess.TimeoutExpired:
                 rc, err = -1, f"timed out after {timeout:.0f} s"
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, keep / f"{variant.name}-blank.png")
+                write_png(keep / f"{variant.name}-final.png", win.screenshot(whole_screen=True))
+                if log.exists():
+                    shutil.copy(log, keep / f"{variant.name}-play.jsonl")
+                (keep / f"{variant.name}-stderr.txt").write_text(err)
             evs = _events(log)
             res.played, res.won, res.certain_losses, res.misread_clicks = score_log(
                 evs, mines_by_game, truth.cols, res.notes
@@ -229,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--game", action="append", default=[], help="a variant name (repeatable)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--keep", type=Path, default=None, help="keep shots, logs and stderr here")
     args = ap.parse_args(argv)
     names = args.game or list(tp.LIVE)
     unknown = [n for n in names if n not in tp.BY_NAME]
@@ -240,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     results = []
     for n in names:
-        r = run_one(tp.BY_NAME[n], args.games)
+        r = run_one(tp.BY_NAME[n], args.games, keep=args.keep)
         results.append(r)
         print(r.line(), flush=True)
         for note in r.notes[:5]:

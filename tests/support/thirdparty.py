@@ -320,6 +320,7 @@ BY_NAME = {v.name: v for v in BATTERY}
 
 # One variant per game for the live benchmark (small boards keep CI short).
 LIVE: tuple[str, ...] = (
+    "sgt-default-t27",  # the control: msolver's own look at another tile size
     "sgt-dark-2-t26",
     "sgt-low-1-t22",
     "minegauler-standard-b24-16x16",
@@ -577,7 +578,9 @@ def launch(
             kind = variant.param("palette")
             if kind is not None:
                 env.update(sgt_palette(int(variant.param("seed")), kind))
-            game_id = f"{variant.cols}x{variant.rows}n{variant.mines}#{variant.param('seed')}"
+            # No "#seed": after a seeded ID, `n` starts games with another mine
+            # count (FIELD_NOTES). A blank board looks the same for any seed.
+            game_id = f"{variant.cols}x{variant.rows}n{variant.mines}"
             cmd = [xgames.BINARIES["sgt-mines"], game_id]
             cls = "sgt-mines"
         elif variant.game == "xbomb":
