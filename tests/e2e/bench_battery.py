@@ -195,6 +195,10 @@ def run_one(
             if variant.game == "web-mfw":
                 # The layout of game 1 is laid before the first click: known now.
                 mines_by_game[1] = set(tp.web_state(win)["mines"])
+                if len(mines_by_game[1]) != variant.mines:
+                    raise HarnessError(
+                        f"the page reports {len(mines_by_game[1])} mines, not {variant.mines}"
+                    )
             log = tmpdir / "play.jsonl"
             try:
                 play = _msolver(

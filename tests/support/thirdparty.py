@@ -474,7 +474,10 @@ function report() {
   const a = f[0].getBoundingClientRect(), b = f[f.length - 1].getBoundingClientRect();
   const pos = g.engine.board.positions;
   const mines = [];
-  pos.forEach((row, r) => row.forEach((v, c) => { if (v < 0) mines.push(r * row.length + c); }));
+  // a bomb is the string 'BOMB' ('BOMB_EXPLODE' once hit); numbers are 0-8
+  pos.forEach((row, r) => row.forEach((v, c) => {
+    if (typeof v === 'string' && v.startsWith('BOMB')) mines.push(r * row.length + c);
+  }));
   document.title = 'MSB ' + JSON.stringify({a: [a.left, a.top, a.width, a.height],
     b: [b.left, b.top, b.width, b.height], dpr: window.devicePixelRatio,
     mines: mines, result: result});
