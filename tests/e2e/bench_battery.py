@@ -44,6 +44,9 @@ class Result:
     stop_reason: str = ""
     misread_clicks: int | None = None  # None: the harness does not know the layout
     certain_losses: int = 0
+    # first clicks logged as certain (p_mine 0) in a game that lays its mines
+    # before the first click (first_click "none"): not honest under its rule
+    first_clicks_called_safe: int | None = None
     seconds: float = 0.0
     skipped: str = ""
     notes: list[str] = field(default_factory=list)
@@ -58,6 +61,11 @@ class Result:
             f"{self.game}: calibrated {cal}; played {self.played}, won {self.won}{stop}; "
             f"clicks from misreads {mis}; losses on certain clicks {self.certain_losses}; "
             f"{self.seconds:.1f} s"
+            + (
+                f"; first clicks logged p_mine 0 under rule 'none': {self.first_clicks_called_safe}"
+                if self.first_clicks_called_safe
+                else ""
+            )
         )
 
 
@@ -230,6 +238,12 @@ def run_one(
             res.played, res.won, res.certain_losses, res.misread_clicks = score_log(
                 evs, mines_by_game, truth.cols, res.notes
             )
+            if variant.first_click == "none":
+                firsts: dict[int, float] = {}
+                for e in evs:
+                    if e.get("event") == "click" and e["button"] == "left":
+                        firsts.setdefault(int(e["game"]), float(e["p_mine"]))
+                res.first_clicks_called_safe = sum(p == 0.0 for p in firsts.values())
             if rc != 0 or res.played < games:
                 res.stopped = True
                 lines = [ln for ln in err.strip().splitlines() if ln.strip()]
