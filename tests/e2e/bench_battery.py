@@ -177,7 +177,7 @@ def run_one(
                     "--mines",
                     str(variant.mines),
                     "--new-game",
-                    variant.new_game,
+                    win.new_game,
                     "--json",
                 ],
                 env,

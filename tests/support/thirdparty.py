@@ -49,6 +49,8 @@ from tests.support.xgames import GameWindow, HarnessError
 CACHE = Path(os.environ.get("MSOLVER_TEST_CACHE", Path.home() / ".cache" / "msolver-tests"))
 MINEGAULER_VENV = CACHE / "minegauler-venv"
 MINEGAULER_VERSION = "4.2.0"
+PYGAME_VENV = CACHE / "pygame-minesweeper-venv"
+PYGAME_VERSION = "1.0.11"
 WEB_DIR = CACHE / "web-minesweeper-for-web"
 WEB_PACKAGE = "minesweeper-for-web@3.0.4"
 CHROMIUM = "chromium"
@@ -106,6 +108,8 @@ class ThirdPartyWindow(GameWindow):
     """A game window plus the helper processes (a web server) that die with it."""
 
     helpers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    # the new-game action in msolver's syntax (a key, or click:X,Y on the screen)
+    new_game: str = ""
 
     def close(self) -> None:
         super().close()
@@ -244,6 +248,25 @@ def _xbomb(level: int) -> Variant:
     )
 
 
+PYGAME_END = "the face button turns dead or cool; mines shown after a loss"
+
+
+def _pygame(sheet: str, cols: int, rows: int, mines: int) -> Variant:
+    return Variant(
+        name=f"pygame-{sheet}-{cols}x{rows}",
+        game="pygame-minesweeper",
+        toolkit="SDL2 (pygame)",
+        theme=f"pygame-{sheet}",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        new_game="click:face",  # the face button; its place is known after launch
+        first_click="opening",
+        end_signal=PYGAME_END,
+        params=(("sheet", sheet),),
+    )
+
+
 def _web(zoom: float, cols: int, rows: int, mines: int) -> Variant:
     return Variant(
         name=f"web-mfw-z{int(zoom * 100)}-{cols}x{rows}",
@@ -309,6 +332,11 @@ BATTERY: tuple[Variant, ...] = (
     _xbomb(1),
     _xbomb(2),
     _xbomb(3),
+    # pygame-minesweeper (SDL) in four of its tile sheets, 16 px tiles.
+    _pygame("2000", 16, 16, 40),
+    _pygame("95", 9, 9, 10),
+    _pygame("fiorito-xp", 30, 16, 99),
+    _pygame("monochrome", 16, 16, 40),
     # the web game at page zoom 100% and 150%.
     _web(1.0, 16, 16, 40),
     _web(1.0, 9, 9, 10),
@@ -326,6 +354,7 @@ LIVE: tuple[str, ...] = (
     "minegauler-standard-b24-16x16",
     "minegauler-textured-b20-16x16",
     "xbomb-16x16",
+    "pygame-2000-16x16",
     "web-mfw-z100-16x16",
     "web-mfw-z150-16x12",
 )
@@ -374,6 +403,42 @@ def minegauler_python() -> Path:
     return py
 
 
+def pygame_python() -> Path:
+    """The venv's python with pygame-minesweeper (PyPI wheels), made on first use."""
+    py = PYGAME_VENV / "bin" / "python"
+    stamp = PYGAME_VENV / f".pygame-minesweeper-{PYGAME_VERSION}"
+    if stamp.exists() and py.exists():
+        return py
+    CACHE.mkdir(parents=True, exist_ok=True)
+    try:
+        if not py.exists():
+            subprocess.run(
+                [sys.executable, "-m", "venv", str(PYGAME_VENV)],
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
+        subprocess.run(
+            [
+                str(py),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--only-binary=:all:",
+                f"pygame-minesweeper=={PYGAME_VERSION}",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        raise Unavailable(f"cannot install pygame-minesweeper: {exc} {detail[-300:]!r}") from exc
+    stamp.touch()
+    return py
+
+
 def web_dir() -> Path:
     """The npm package's dist folder plus our test-only wrapper page."""
     dist = WEB_DIR / "node_modules" / "minesweeper-for-web" / "dist" / "custom-element.js"
@@ -414,6 +479,8 @@ def available(variant: Variant) -> str | None:
                 return "xbomb is not installed (apt-get install xbomb)"
         elif variant.game == "minegauler":
             minegauler_python()
+        elif variant.game == "pygame-minesweeper":
+            pygame_python()
         elif variant.game == "web-mfw":
             if shutil.which(CHROMIUM) is None:
                 return "chromium is not installed (apt-get install chromium)"
@@ -589,6 +656,24 @@ def launch(
         elif variant.game == "xbomb":
             cmd = ["/usr/games/xbomb", "-square", f"-{variant.param('level')}"]
             cls = "xbomb"
+        elif variant.game == "pygame-minesweeper":
+            py = pygame_python()
+            env["SDL_AUDIODRIVER"] = "dummy"
+            cmd = [
+                str(py),
+                "-m",
+                "minesweeper",
+                "custom",
+                "--rows",
+                str(variant.rows),
+                "--cols",
+                str(variant.cols),
+                "--mines",
+                str(variant.mines),
+                "--tile-sprite",
+                str(variant.param("sheet")),
+            ]
+            cls = "minesweeper"
         elif variant.game == "minegauler":
             py = minegauler_python()
             _write_minegauler_settings(py, variant)
@@ -605,7 +690,13 @@ def launch(
             win.close()
             raise
     win.cols, win.rows, win.mines = variant.cols, variant.rows, variant.mines
+    win.new_game = variant.new_game
     try:
+        if variant.game == "pygame-minesweeper":
+            # SDL centres its window; at the corner the face button's place
+            # is fixed: centred, 2 frame offsets (18 px) down, 26 px tall.
+            win.move(0, 0)
+            win.new_game = f"click:{win.geometry()[2] // 2},{18 + 13}"
         win.park_pointer()
         img = win.wait_drawn(settle=0.8 if variant.game in ("gnome-mines", "web-mfw") else 0.3)
         truth = measure(variant, win, img)
@@ -756,6 +847,12 @@ def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
         if abs(xr[-1][0] - 5 - (ox + cols * btn)) > 1.0:
             raise HarnessError(f"minegauler: board width {xr[-1][0] - ox} != {cols} x {btn}")
         return Truth(rows, cols, mines, (ox, oy), (btn, btn))
+    if variant.game == "pygame-minesweeper":
+        # From its code: the board sits 9 px (2 x shadow 2 + grey 5) inside the
+        # window's left, right and bottom edges; 16 px tiles.
+        off = 9.0
+        pitch = (w - 2 * off) / cols
+        return Truth(rows, cols, mines, (off, h - rows * pitch - off), (pitch, pitch))
     if variant.game == "web-mfw":
         st = web_state(win)
         dpr = float(st["dpr"])

@@ -35,6 +35,7 @@ XFAIL: dict[str, str] = {
     "minegauler-textured-b32-9x9": "textured tiles: no lattice of equal tiles",
     "minegauler-dark-b16-30x16": "the counters/face header taken as 3 more rows",
     "minegauler-standard-b16-30x16": "the counters/face header taken as 3 more rows",
+    "pygame-monochrome-16x16": "dithered (checkerboard) tiles: no lattice of equal tiles",
     "xbomb-8x8": "stippled tiles: no lattice of equal tiles",
     "xbomb-16x16": "stippled tiles: no lattice of equal tiles",
     "xbomb-30x16": "stippled tiles: no lattice of equal tiles",
