@@ -57,7 +57,8 @@ def save(name: str, img: np.ndarray, meta: dict[str, object]) -> None:
     print(f"  wrote {name}.png {img.shape[1]}x{img.shape[0]}", flush=True)
 
 
-def record_variants(display: str, names: list[str], overlays: Path | None) -> None:
+def record_variants(names: list[str], overlays: Path | None) -> None:
+    """Each variant on its own fresh Xvfb (a long-lived one died twice mid-run here)."""
     for v in tp.BATTERY:
         if names and v.name not in names:
             continue
@@ -68,15 +69,20 @@ def record_variants(display: str, names: list[str], overlays: Path | None) -> No
         if why is not None:
             print(f"  skipped: {why}")
             continue
-        win, truth = tp.launch(v, display)
-        try:
-            img = win.screenshot()
-            save(v.name, img, sidecar(v, truth))
-            if overlays is not None:
-                overlays.mkdir(parents=True, exist_ok=True)
-                write_png(overlays / f"{v.name}.png", tp.draw_grid(img, truth))
-        finally:
-            win.close()
+        with private_display() as display:
+            record_one(v, display, overlays)
+
+
+def record_one(v: tp.Variant, display: str, overlays: Path | None) -> None:
+    win, truth = tp.launch(v, display)
+    try:
+        img = win.screenshot()
+        save(v.name, img, sidecar(v, truth))
+        if overlays is not None:
+            overlays.mkdir(parents=True, exist_ok=True)
+            write_png(overlays / f"{v.name}.png", tp.draw_grid(img, truth))
+    finally:
+        win.close()
 
 
 def record_refusals(display: str) -> None:
@@ -151,9 +157,9 @@ def main() -> int:
     ap.add_argument("--no-refusals", action="store_true")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    with private_display() as display:
-        record_variants(display, args.only, args.overlays)
-        if not args.no_refusals and not args.only:
+    record_variants(args.only, args.overlays)
+    if not args.no_refusals and not args.only:
+        with private_display() as display:
             record_refusals(display)
     return 0
 
