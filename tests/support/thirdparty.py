@@ -342,6 +342,8 @@ BATTERY: tuple[Variant, ...] = (
     _web(1.0, 9, 9, 10),
     _web(1.5, 16, 12, 30),
     _web(1.5, 9, 9, 10),
+    _web(1.25, 16, 16, 40),
+    _web(2.0, 9, 9, 10),
 )
 
 BY_NAME = {v.name: v for v in BATTERY}
