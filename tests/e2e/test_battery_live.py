@@ -31,7 +31,7 @@ XFAIL: dict[str, str] = {
     "xbomb-16x16": "calibrate: no lattice of equal tiles (stippled tiles)",
     "pygame-2000-16x16": "play stops before its first click: no numbering of the new looks fits",
     "web-mfw-z100-16x16": "play stops: too many new looks / opened cells changed their look",
-    "web-mfw-z150-16x12": "play stops: no numbering of the new looks fits the board",
+    "web-mfw-z150-16x12": "play stops: too many new looks / no numbering of the new looks fits",
 }
 
 
