@@ -1,0 +1,285 @@
+"""Live benchmark: msolver on the third-party game battery, as a user runs it.
+
+    python -m tests.e2e.bench_battery [--games N] [--game NAME ...] [--json]
+
+For each game (tests/support/thirdparty.LIVE, or --game names from BATTERY):
+a private Xvfb, the game on a blank board, one screenshot, `msolver
+calibrate --image ... --new-game KEY`, then `msolver play --start-now
+--games N --log-json FILE` in its own process. From the log and the game's
+truth it counts: games that ended in `game_over`, won, stopped short; losses
+on a click the solver called certain (p_mine 0); and, where the harness knows
+the mine layout (the web game's title hook), clicks resting on a misread (a
+certain open on a mine, a flag on a safe cell).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.support import thirdparty as tp
+from tests.support.xgames import HarnessError
+from tests.support.xvfb import private_display
+
+MSOLVER = [sys.executable, "-m", "msolver.cli"]
+
+
+@dataclass
+class Result:
+    game: str
+    calibrated: bool = False
+    calibrate_error: str = ""
+    played: int = 0
+    won: int = 0
+    stopped: bool = False
+    stop_reason: str = ""
+    misread_clicks: int | None = None  # None: the harness does not know the layout
+    certain_losses: int = 0
+    # first clicks logged as certain (p_mine 0) in a game that lays its mines
+    # before the first click (first_click "none"): not honest under its rule
+    first_clicks_called_safe: int | None = None
+    seconds: float = 0.0
+    skipped: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        if self.skipped:
+            return f"{self.game}: skipped ({self.skipped})"
+        mis = "n/a" if self.misread_clicks is None else str(self.misread_clicks)
+        cal = "yes" if self.calibrated else f"no ({self.calibrate_error})"
+        stop = f", stopped: {self.stop_reason}" if self.stopped else ""
+        return (
+            f"{self.game}: calibrated {cal}; played {self.played}, won {self.won}{stop}; "
+            f"clicks from misreads {mis}; losses on certain clicks {self.certain_losses}; "
+            f"{self.seconds:.1f} s"
+            + (
+                f"; first clicks logged p_mine 0 under rule 'none': {self.first_clicks_called_safe}"
+                if self.first_clicks_called_safe
+                else ""
+            )
+        )
+
+
+def _msolver(
+    args: list[str], env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*MSOLVER, *args], capture_output=True, text=True, timeout=timeout, env=env, check=False
+    )
+
+
+def _events(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def score_log(
+    evs: list[dict[str, Any]],
+    mines_by_game: dict[int, set[int]],
+    cols: int,
+    notes: list[str] | None = None,
+) -> tuple[int, int, int, int | None]:
+    """(played, won, losses on certain clicks, clicks from misreads or None).
+
+    notes, if given, gets one line per misread click.
+    """
+    over = [e for e in evs if e.get("event") == "game_over"]
+    last_open: dict[int, float] = {}
+    misreads: int | None = 0 if mines_by_game else None
+    flagged: dict[int, set[int]] = {}
+    for e in evs:
+        if e.get("event") != "click":
+            continue
+        g = int(e["game"])
+        if e["button"] != "right":
+            last_open[g] = float(e["p_mine"])
+        mines = mines_by_game.get(g)
+        if mines is None or misreads is None:
+            continue
+        r, c = int(e["row"]), int(e["col"])
+        cell = r * cols + c
+        if e["button"] == "right":
+            flagged.setdefault(g, set()).symmetric_difference_update({cell})
+            wrong = cell not in mines
+        elif e["button"] == "chord":
+            # a chord opens every unflagged neighbour: wrong if one is a mine
+            hood = {
+                (r + dr) * cols + (c + dc)
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if 0 <= c + dc < cols and (dr, dc) != (0, 0)
+            }
+            wrong = bool((hood & mines) - flagged.get(g, set()))
+        else:
+            wrong = float(e["p_mine"]) == 0.0 and cell in mines
+        if wrong:
+            misreads += 1
+            if notes is not None:
+                notes.append(
+                    f"game {g}: {e['button']} at r{e['row']} c{e['col']} p_mine {e['p_mine']}"
+                )
+    certain = sum(
+        1 for e in over if e["result"] == "lost" and last_open.get(int(e["game"]), 1.0) == 0.0
+    )
+    return len(over), sum(e["result"] == "won" for e in over), certain, misreads
+
+
+def run_one(
+    variant: tp.Variant, games: int, timeout: float = 150.0, keep: Path | None = None
+) -> Result:
+    """Calibrate and play one variant. keep: a folder for the blank shot, the
+    final screen, the log and msolver's stderr (NAME-*.png/.jsonl/.txt)."""
+    res = Result(game=variant.name)
+    why = tp.available(variant)
+    if why is not None:
+        res.skipped = why
+        return res
+    t0 = time.monotonic()
+    with (
+        tempfile.TemporaryDirectory(prefix="msolver-battery-") as tmp,
+        private_display() as display,
+    ):
+        tmpdir = Path(tmp)
+        env = dict(os.environ, DISPLAY=display, MSOLVER_PROFILE_DIR=str(tmpdir / "profiles"))
+        try:
+            win, truth = tp.launch(variant, display)
+        except HarnessError:
+            # a browser or game slow to start on a busy machine: one more try
+            try:
+                win, truth = tp.launch(variant, display)
+            except HarnessError as exc:
+                res.calibrate_error = f"harness: {exc}"
+                res.seconds = time.monotonic() - t0
+                return res
+        try:
+            shot = tmpdir / "blank.png"
+            from msolver.vision.image import write_png
+
+            write_png(shot, win.screenshot(whole_screen=True))
+            name = "battery"
+            cal = _msolver(
+                [
+                    "calibrate",
+                    "--image",
+                    str(shot),
+                    "--name",
+                    name,
+                    "--mines",
+                    str(variant.mines),
+                    "--new-game",
+                    win.new_game,
+                    "--json",
+                ],
+                env,
+                60,
+            )
+            if cal.returncode != 0:
+                res.calibrate_error = (
+                    cal.stderr.strip().splitlines()[-1]
+                    if cal.stderr.strip()
+                    else f"exit {cal.returncode}"
+                )
+                res.seconds = time.monotonic() - t0
+                return res
+            got = json.loads(cal.stdout)
+            res.calibrated = (got["rows"], got["cols"]) == (truth.rows, truth.cols)
+            if not res.calibrated:
+                res.calibrate_error = (
+                    f"found {got['cols']}x{got['rows']}, true {truth.cols}x{truth.rows}"
+                )
+                res.seconds = time.monotonic() - t0
+                return res
+            mines_by_game: dict[int, set[int]] = {}
+            if variant.game == "web-mfw":
+                # The layout of game 1 is laid before the first click: known now.
+                mines_by_game[1] = set(tp.web_state(win)["mines"])
+                if len(mines_by_game[1]) != variant.mines:
+                    raise HarnessError(
+                        f"the page reports {len(mines_by_game[1])} mines, not {variant.mines}"
+                    )
+            log = tmpdir / "play.jsonl"
+            try:
+                play = _msolver(
+                    [
+                        "play",
+                        "--profile",
+                        name,
+                        "--games",
+                        str(games),
+                        "--start-now",
+                        "--log-json",
+                        str(log),
+                        "--quiet",
+                    ],
+                    env,
+                    timeout,
+                )
+                rc, err = play.returncode, play.stderr
+            except subprocess.TimeoutExpired:
+                rc, err = -1, f"timed out after {timeout:.0f} s"
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, keep / f"{variant.name}-blank.png")
+                write_png(keep / f"{variant.name}-final.png", win.screenshot(whole_screen=True))
+                if log.exists():
+                    shutil.copy(log, keep / f"{variant.name}-play.jsonl")
+                (keep / f"{variant.name}-stderr.txt").write_text(err)
+            evs = _events(log)
+            res.played, res.won, res.certain_losses, res.misread_clicks = score_log(
+                evs, mines_by_game, truth.cols, res.notes
+            )
+            if variant.first_click == "none":
+                firsts: dict[int, float] = {}
+                for e in evs:
+                    if e.get("event") == "click" and e["button"] == "left":
+                        firsts.setdefault(int(e["game"]), float(e["p_mine"]))
+                res.first_clicks_called_safe = sum(p == 0.0 for p in firsts.values())
+            if rc != 0 or res.played < games:
+                res.stopped = True
+                lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+                res.stop_reason = lines[-1] if lines else f"exit {rc}"
+        finally:
+            win.close()
+    res.seconds = time.monotonic() - t0
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=5)
+    ap.add_argument("--game", action="append", default=[], help="a variant name (repeatable)")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--keep", type=Path, default=None, help="keep shots, logs and stderr here")
+    args = ap.parse_args(argv)
+    names = args.game or list(tp.LIVE)
+    unknown = [n for n in names if n not in tp.BY_NAME]
+    if unknown:
+        print(
+            f"unknown game(s): {', '.join(unknown)}; known: {', '.join(tp.BY_NAME)}",
+            file=sys.stderr,
+        )
+        return 2
+    results = []
+    for n in names:
+        r = run_one(tp.BY_NAME[n], args.games, keep=args.keep)
+        results.append(r)
+        print(r.line(), flush=True)
+        for note in r.notes[:5]:
+            print(f"    misread click: {note}", flush=True)
+    if args.json:
+        print(json.dumps([asdict(r) for r in results]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

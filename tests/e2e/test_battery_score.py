@@ -1,0 +1,55 @@
+"""The live battery's scoring of a play log against a known mine layout (no display)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.bench_battery import score_log
+
+COLS = 4  # a 4-column board: cell = row * 4 + col
+
+
+def click(game: int, row: int, col: int, button: str, p: float) -> dict[str, Any]:
+    return {"event": "click", "game": game, "row": row, "col": col, "button": button, "p_mine": p}
+
+
+def over(game: int, result: str) -> dict[str, Any]:
+    return {"event": "game_over", "game": game, "result": result, "seconds": 1.0, "clicks": 3}
+
+
+def test_a_clean_game_scores_no_misread() -> None:
+    mines = {5}  # r1 c1
+    evs = [click(1, 0, 0, "left", 0.2), click(1, 1, 1, "right", 1.0), click(1, 0, 1, "chord", 0.0)]
+    evs += [over(1, "won")]
+    assert score_log(evs, {1: mines}, COLS) == (1, 1, 0, 0)
+
+
+def test_flags_on_safe_cells_and_certain_opens_on_mines_are_misreads() -> None:
+    mines = {5}
+    notes: list[str] = []
+    evs = [
+        click(1, 0, 0, "right", 1.0),  # a flag on a safe cell
+        click(1, 1, 1, "left", 0.0),  # a certain open on the mine
+        over(1, "lost"),
+    ]
+    assert score_log(evs, {1: mines}, COLS, notes) == (1, 0, 1, 2)
+    assert len(notes) == 2 and "right at r0 c0" in notes[0]
+
+
+def test_a_chord_next_to_an_unflagged_mine_is_a_misread() -> None:
+    mines = {5}
+    evs = [click(1, 0, 0, "chord", 0.0), over(1, "lost")]
+    assert score_log(evs, {1: mines}, COLS) == (1, 0, 1, 1)
+    # with the mine flagged first, the same chord is sound
+    evs = [click(1, 1, 1, "right", 1.0), click(1, 0, 0, "chord", 0.0), over(1, "won")]
+    assert score_log(evs, {1: mines}, COLS) == (1, 1, 0, 0)
+
+
+def test_a_guess_that_loses_is_not_a_certain_loss_and_unknown_layouts_say_so() -> None:
+    evs = [
+        click(1, 0, 0, "left", 0.3),
+        over(1, "lost"),
+        click(2, 0, 0, "left", 0.1),
+        over(2, "won"),
+    ]
+    assert score_log(evs, {}, COLS) == (2, 1, 0, None)

@@ -1,0 +1,890 @@
+"""Test-side harness for Minesweeper games msolver was not built around.
+
+Test-only (xdotool, Xvfb, Chromium, subprocess); product code never imports this.
+
+Every `Variant` is one game in one look at one board size. `launch(variant,
+display)` starts it on a blank board and returns the window plus the board's
+true geometry, measured from the game's own configuration and its pixels by
+a rule written for that game alone (never by msolver's grid finder):
+
+- sgt-mines in seeded random palettes (MINES_COLOUR_<n>) and tile sizes
+  (MINES_TILESIZE): GTK, GtkDrawingArea;
+- gnome-mines at other window sizes (GTK, rounded tiles with gaps);
+- minegauler (PyPI, PyQt6): a Windows-classic clone in five button styles,
+  in its own venv under ~/.cache/msolver-tests, board size and button size
+  from its settings.cfg, run without network (unshare -n);
+- xbomb (Debian, plain X / Athena): stippled tiles between 2 px black lines;
+- minesweeper-for-web (npm, a Lit web component) in Chromium at page zoom
+  100% and 150%, served by a static server on 127.0.0.1; a test-only wrapper
+  page writes the board's position and mine layout into the window title.
+
+Geometry convention (as for the built-in games): origin is the top-left pixel
+of cell (0, 0)'s face and pitch the distance between neighbouring cells; a
+game that draws lines or gaps between cells has them after each face
+(`gap`), so any origin from origin - gap to origin cuts the cells the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tests.support import xgames
+from tests.support.xgames import GameWindow, HarnessError
+
+CACHE = Path(os.environ.get("MSOLVER_TEST_CACHE", Path.home() / ".cache" / "msolver-tests"))
+MINEGAULER_VENV = CACHE / "minegauler-venv"
+MINEGAULER_VERSION = "4.2.0"
+PYGAME_VENV = CACHE / "pygame-minesweeper-venv"
+PYGAME_VERSION = "1.0.11"
+WEB_DIR = CACHE / "web-minesweeper-for-web"
+WEB_PACKAGE = "minesweeper-for-web@3.0.4"
+CHROMIUM = "chromium"
+
+
+class Unavailable(RuntimeError):
+    """The game cannot be installed or started on this machine (a skip outside CI)."""
+
+
+@dataclass(frozen=True)
+class Truth:
+    """Where the board is, in pixels of the window's own screenshot."""
+
+    rows: int
+    cols: int
+    mines: int
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    gap: tuple[float, float] = (0.0, 0.0)
+    # Where each column/row's face starts, for a game that spaces its cells
+    # unevenly (gnome-mines lays tiles at whole pixels: 27 px then 26 px);
+    # empty when every cell is at origin + k * pitch.
+    col_starts: tuple[float, ...] = ()
+    row_starts: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One game in one look at one size.
+
+    new_game: the key (xdotool / msolver syntax) that starts a new game.
+    first_click: "safe", "opening" or "none" (mines laid before the first click).
+    builtin: the msolver built-in theme this look is (None: a theme msolver never saw).
+    """
+
+    name: str
+    game: str
+    toolkit: str
+    theme: str
+    rows: int
+    cols: int
+    mines: int
+    new_game: str
+    first_click: str
+    end_signal: str
+    builtin: str | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def param(self, key: str, default: Any = None) -> Any:
+        return dict(self.params).get(key, default)
+
+
+@dataclass
+class ThirdPartyWindow(GameWindow):
+    """A game window plus the helper processes (a web server) that die with it."""
+
+    helpers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    # the new-game action in msolver's syntax (a key, or click:X,Y on the screen)
+    new_game: str = ""
+
+    def close(self) -> None:
+        super().close()
+        for proc in self.helpers:
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=3)
+        self.helpers.clear()
+
+    def title(self) -> str:
+        return xgames._xdotool(self.display, "getwindowname", str(self.wid)).strip()
+
+
+# -- palettes -------------------------------------------------------------------
+
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "".join(f"{max(0, min(255, v)):02x}" for v in rgb)
+
+
+def _lum(rgb: tuple[int, int, int]) -> float:
+    return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+
+
+def sgt_palette(seed: int, kind: str) -> dict[str, str]:
+    """MINES_COLOUR_<n> values for a reproducible random palette.
+
+    kind: "light" (pale faces, saturated digits), "dark" (dark faces, light
+    digits) or "low" (faces within a few levels of each other, digits still
+    apart from the face and from each other by a margin a person sees).
+    """
+    rnd = random.Random(f"{kind}-{seed}")
+
+    def rand_colour(lo: int, hi: int) -> tuple[int, int, int]:
+        return (rnd.randint(lo, hi), rnd.randint(lo, hi), rnd.randint(lo, hi))
+
+    if kind == "dark":
+        face = rand_colour(30, 80)
+        opened = tuple(max(0, v - rnd.randint(12, 25)) for v in face)
+        digit_range = (130, 255)
+    elif kind == "low":
+        face = rand_colour(170, 220)
+        opened = tuple(v - rnd.randint(6, 10) for v in face)
+        digit_range = (0, 120)
+    else:
+        face = rand_colour(150, 240)
+        opened = tuple(max(0, v - rnd.randint(20, 45)) for v in face)
+        digit_range = (0, 150)
+    opened3 = (int(opened[0]), int(opened[1]), int(opened[2]))
+    digits: list[tuple[int, int, int]] = []
+    while len(digits) < 8:
+        c = rand_colour(*digit_range)
+        if abs(_lum(c) - _lum(opened3)) < 60:
+            continue
+        if any(sum(abs(a - b) for a, b in zip(c, d, strict=True)) < 90 for d in digits):
+            continue
+        digits.append(c)
+    hi = tuple(min(255, v + 35) for v in face)
+    lo = tuple(max(0, v - 55) for v in face)
+    env = {
+        "MINES_COLOUR_0": _hex(face),
+        "MINES_COLOUR_1": _hex(opened3),
+        "MINES_COLOUR_16": _hex((int(hi[0]), int(hi[1]), int(hi[2]))),
+        "MINES_COLOUR_17": _hex((int(lo[0]), int(lo[1]), int(lo[2]))),
+    }
+    for i, d in enumerate(digits):
+        env[f"MINES_COLOUR_{i + 2}"] = _hex(d)
+    return env
+
+
+# -- the battery ----------------------------------------------------------------
+
+SGT_END = "status bar 'BOOM!'/'COMPLETED!'; the board shows every mine after a loss"
+MG_END = "face turns sad or cool; a win at a standard size opens a high-score window"
+XBOMB_END = "all bombs drawn; the UXB counter and clock stop"
+WEB_END = "every bomb drawn on a loss, flags on a win; no face, no dialog"
+GNOME_END = "a scores dialog over the board after a win; mines shown after a loss"
+
+
+def _sgt(
+    name: str, kind: str | None, seed: int, tile: int, cols: int, rows: int, mines: int
+) -> Variant:
+    params: tuple[tuple[str, Any], ...] = (("tilesize", tile), ("seed", seed))
+    if kind is not None:
+        params += (("palette", kind),)
+    return Variant(
+        name=name,
+        game="sgt-mines",
+        toolkit="GTK",
+        theme=f"sgt-{kind}-{seed}" if kind else "sgt-default",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        new_game="n",
+        first_click="opening",
+        end_signal=SGT_END,
+        builtin=None if kind else "sgt-mines",
+        params=params,
+    )
+
+
+def _mg(
+    style: str, btn: int, cols: int, rows: int, mines: int, numbers: str = "Standard"
+) -> Variant:
+    return Variant(
+        name=f"minegauler-{style.lower()}-b{btn}-{cols}x{rows}",
+        game="minegauler",
+        toolkit="Qt6 (PyQt6)",
+        theme=f"minegauler-{style.lower()}",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        new_game="F2",
+        first_click="safe",
+        end_signal=MG_END,
+        params=(("style", style), ("btn_size", btn), ("numbers", numbers)),
+    )
+
+
+def _xbomb(level: int) -> Variant:
+    cols, rows, mines = {1: (8, 8, 10), 2: (16, 16, 40), 3: (30, 16, 99)}[level]
+    return Variant(
+        name=f"xbomb-{cols}x{rows}",
+        game="xbomb",
+        toolkit="plain X (Athena)",
+        theme="xbomb",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        new_game="s",
+        first_click="safe",
+        end_signal=XBOMB_END,
+        params=(("level", level),),
+    )
+
+
+PYGAME_END = "the face button turns dead or cool; mines shown after a loss"
+
+
+def _pygame(sheet: str, cols: int, rows: int, mines: int) -> Variant:
+    return Variant(
+        name=f"pygame-{sheet}-{cols}x{rows}",
+        game="pygame-minesweeper",
+        toolkit="SDL2 (pygame)",
+        theme=f"pygame-{sheet}",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        new_game="click:face",  # the face button; its place is known after launch
+        first_click="opening",
+        end_signal=PYGAME_END,
+        params=(("sheet", sheet),),
+    )
+
+
+def _web(zoom: float, cols: int, rows: int, mines: int) -> Variant:
+    return Variant(
+        name=f"web-mfw-z{int(zoom * 100)}-{cols}x{rows}",
+        game="web-mfw",
+        toolkit="web (Chromium, Lit web component)",
+        theme=f"web-mfw-{int(zoom * 100)}",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        new_game="F5",
+        first_click="none",
+        end_signal=WEB_END,
+        params=(("zoom", zoom),),
+    )
+
+
+def _gnome(w: int, h: int) -> Variant:
+    return Variant(
+        name=f"gnome-mines-{w}x{h}",
+        game="gnome-mines",
+        toolkit="GTK",
+        theme="gnome-mines",
+        rows=16,
+        cols=30,
+        mines=99,
+        new_game="ctrl+n",
+        first_click="safe",
+        end_signal=GNOME_END,
+        builtin="gnome-mines",
+        params=(("size", (w, h)),),
+    )
+
+
+BATTERY: tuple[Variant, ...] = (
+    # sgt-mines: the built-in look at other tile sizes, then 12 seeded palettes.
+    _sgt("sgt-default-t16", None, 1, 16, 30, 16, 99),
+    _sgt("sgt-default-t27", None, 2, 27, 16, 16, 40),
+    _sgt("sgt-light-1-t18", "light", 1, 18, 30, 16, 99),
+    _sgt("sgt-light-2-t23", "light", 2, 23, 16, 16, 40),
+    _sgt("sgt-light-3-t31", "light", 3, 31, 9, 9, 10),
+    _sgt("sgt-light-4-t21", "light", 4, 21, 24, 20, 80),
+    _sgt("sgt-dark-1-t20", "dark", 1, 20, 30, 16, 99),
+    _sgt("sgt-dark-2-t26", "dark", 2, 26, 16, 16, 40),
+    _sgt("sgt-dark-3-t17", "dark", 3, 17, 30, 16, 99),
+    _sgt("sgt-dark-4-t34", "dark", 4, 34, 9, 9, 10),
+    _sgt("sgt-low-1-t22", "low", 1, 22, 16, 16, 40),
+    _sgt("sgt-low-2-t19", "low", 2, 19, 30, 16, 99),
+    _sgt("sgt-low-3-t28", "low", 3, 28, 12, 10, 20),
+    _sgt("sgt-low-4-t24", "low", 4, 24, 20, 14, 45),
+    # gnome-mines at other window sizes (other tile sizes).
+    _gnome(1000, 560),
+    _gnome(1500, 800),
+    # minegauler in its five button styles and four button sizes.
+    _mg("Standard", 16, 30, 16, 99),
+    _mg("Standard", 24, 16, 16, 40),
+    _mg("Textured", 20, 16, 16, 40),
+    _mg("Textured", 32, 9, 9, 10),
+    _mg("Dark", 20, 16, 16, 40, numbers="Dark"),
+    _mg("Dark", 16, 30, 16, 99, numbers="Dark"),
+    _mg("Butterfly", 24, 16, 12, 30),
+    _mg("Christmas", 20, 16, 16, 40),
+    # xbomb at its three levels.
+    _xbomb(1),
+    _xbomb(2),
+    _xbomb(3),
+    # pygame-minesweeper (SDL) in four of its tile sheets, 16 px tiles.
+    _pygame("2000", 16, 16, 40),
+    _pygame("95", 9, 9, 10),
+    _pygame("fiorito-xp", 30, 16, 99),
+    _pygame("monochrome", 16, 16, 40),
+    # the web game at page zoom 100% and 150%.
+    _web(1.0, 16, 16, 40),
+    _web(1.0, 9, 9, 10),
+    _web(1.5, 16, 12, 30),
+    _web(1.5, 9, 9, 10),
+    _web(1.25, 16, 16, 40),
+    _web(2.0, 9, 9, 10),
+)
+
+BY_NAME = {v.name: v for v in BATTERY}
+
+# One variant per game for the live benchmark (small boards keep CI short).
+LIVE: tuple[str, ...] = (
+    "sgt-default-t27",  # the control: msolver's own look at another tile size
+    "sgt-dark-2-t26",
+    "sgt-low-1-t22",
+    "minegauler-standard-b24-16x16",
+    "minegauler-textured-b20-16x16",
+    "xbomb-16x16",
+    "pygame-2000-16x16",
+    "web-mfw-z100-16x16",
+    "web-mfw-z150-16x12",
+)
+
+
+# -- installs -------------------------------------------------------------------
+
+
+def in_ci() -> bool:
+    return os.environ.get("MSOLVER_REQUIRE_DISPLAY") == "1" or os.environ.get("CI") == "true"
+
+
+def minegauler_python() -> Path:
+    """The venv's python with minegauler installed (created from PyPI on first use)."""
+    py = MINEGAULER_VENV / "bin" / "python"
+    stamp = MINEGAULER_VENV / f".minegauler-{MINEGAULER_VERSION}"
+    if stamp.exists() and py.exists():
+        return py
+    CACHE.mkdir(parents=True, exist_ok=True)
+    try:
+        if not py.exists():
+            subprocess.run(
+                [sys.executable, "-m", "venv", str(MINEGAULER_VENV)],
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
+        subprocess.run(
+            [
+                str(py),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--only-binary=:all:",
+                f"minegauler=={MINEGAULER_VERSION}",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        raise Unavailable(f"cannot install minegauler: {exc} {detail[-300:]!r}") from exc
+    stamp.touch()
+    return py
+
+
+def pygame_python() -> Path:
+    """The venv's python with pygame-minesweeper (PyPI wheels), made on first use."""
+    py = PYGAME_VENV / "bin" / "python"
+    stamp = PYGAME_VENV / f".pygame-minesweeper-{PYGAME_VERSION}"
+    if stamp.exists() and py.exists():
+        return py
+    CACHE.mkdir(parents=True, exist_ok=True)
+    try:
+        if not py.exists():
+            subprocess.run(
+                [sys.executable, "-m", "venv", str(PYGAME_VENV)],
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
+        subprocess.run(
+            [
+                str(py),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--only-binary=:all:",
+                f"pygame-minesweeper=={PYGAME_VERSION}",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        raise Unavailable(f"cannot install pygame-minesweeper: {exc} {detail[-300:]!r}") from exc
+    stamp.touch()
+    return py
+
+
+def web_dir() -> Path:
+    """The npm package's dist folder plus our test-only wrapper page."""
+    dist = WEB_DIR / "node_modules" / "minesweeper-for-web" / "dist" / "custom-element.js"
+    if not dist.exists():
+        if shutil.which("npm") is None:
+            raise Unavailable("npm is not installed (apt-get install npm)")
+        WEB_DIR.mkdir(parents=True, exist_ok=True)
+        try:
+            subprocess.run(
+                [
+                    "npm",
+                    "install",
+                    "--no-audit",
+                    "--no-fund",
+                    "--prefix",
+                    str(WEB_DIR),
+                    WEB_PACKAGE,
+                ],
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+        except (subprocess.SubprocessError, OSError) as exc:
+            raise Unavailable(f"cannot install {WEB_PACKAGE} from npm: {exc}") from exc
+    return dist.parent
+
+
+def available(variant: Variant) -> str | None:
+    """None when the variant can run here, else why not (installs on first use)."""
+    if shutil.which("xdotool") is None:
+        return "xdotool is not installed"
+    try:
+        if variant.game in ("sgt-mines", "gnome-mines"):
+            if not xgames.available(variant.game):
+                return f"{variant.game} is not installed"
+        elif variant.game == "xbomb":
+            if not Path("/usr/games/xbomb").exists():
+                return "xbomb is not installed (apt-get install xbomb)"
+        elif variant.game == "minegauler":
+            minegauler_python()
+        elif variant.game == "pygame-minesweeper":
+            pygame_python()
+        elif variant.game == "web-mfw":
+            if shutil.which(CHROMIUM) is None:
+                return "chromium is not installed (apt-get install chromium)"
+            web_dir()
+    except Unavailable as exc:
+        return str(exc)
+    return None
+
+
+# -- launching ------------------------------------------------------------------
+
+
+def _spawn(cmd: list[str], env: dict[str, str], tmpdir: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        cmd,
+        env=env,
+        cwd=tmpdir,
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmpdir / "stderr.log", "wb"),  # noqa: SIM115 - closed with the process
+        start_new_session=True,
+    )
+    proc._msolver_tmp = tmpdir  # type: ignore[attr-defined]
+    return proc
+
+
+def _no_network(cmd: list[str]) -> list[str]:
+    """Prefix `unshare -n` where it works (root, or user namespaces allowed)."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return cmd
+    ok = subprocess.run([unshare, "-n", "true"], capture_output=True, timeout=10, check=False)
+    return [unshare, "-n", *cmd] if ok.returncode == 0 else cmd
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+WRAPPER = """<!doctype html><html><head><meta charset="utf-8"><title>loading</title>
+<style>body{margin:0;padding:12px;background:#fafafa;font-family:sans-serif}</style></head>
+<body>
+<minesweeper-game id="g" columns="COLS" rows="ROWS" bombs="MINES" long-press-threshold="0">
+</minesweeper-game>
+<script type="module">
+// Test-only hook: the board's place and the mine layout go into the title,
+// where the harness reads them with xdotool. The game itself is untouched.
+import './custom-element.js';
+const g = document.getElementById('g');
+let result = 'playing';
+g.addEventListener('minesweeper:game-won', () => { result = 'won'; setTimeout(report, 50); });
+g.addEventListener('minesweeper:game-lost', () => { result = 'lost'; setTimeout(report, 50); });
+function report() {
+  const root = g.shadowRoot;
+  const f = root ? root.querySelectorAll('.sweeper-field') : [];
+  if (f.length === 0) { setTimeout(report, 100); return; }
+  const a = f[0].getBoundingClientRect(), b = f[f.length - 1].getBoundingClientRect();
+  const pos = g.engine.board.positions;
+  const mines = [];
+  // a bomb is the string 'BOMB' ('BOMB_EXPLODE' once hit); numbers are 0-8
+  pos.forEach((row, r) => row.forEach((v, c) => {
+    if (typeof v === 'string' && v.startsWith('BOMB')) mines.push(r * row.length + c);
+  }));
+  document.title = 'MSB ' + JSON.stringify({a: [a.left, a.top, a.width, a.height],
+    b: [b.left, b.top, b.width, b.height], dpr: window.devicePixelRatio,
+    mines: mines, result: result});
+}
+setTimeout(report, 300);
+document.addEventListener('mouseup', () => setTimeout(report, 30));
+</script></body></html>
+"""
+
+
+def _launch_web(
+    variant: Variant, display: str, tmpdir: Path, env: dict[str, str]
+) -> ThirdPartyWindow:
+    src = web_dir()
+    site = tmpdir / "site"
+    site.mkdir()
+    shutil.copy(src / "custom-element.js", site / "custom-element.js")
+    page = (
+        WRAPPER.replace("COLS", str(variant.cols))
+        .replace("ROWS", str(variant.rows))
+        .replace("MINES", str(variant.mines))
+    )
+    (site / "index.html").write_text(page)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(site)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    zoom = float(variant.param("zoom", 1.0))
+    css_w = 24 + variant.cols * 40 + 40
+    css_h = 24 + variant.rows * 40 + 40
+    # --window-size counts device-independent pixels: the scale factor enlarges it
+    w, h = css_w, css_h
+    deadline = time.monotonic() + 10
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        if time.monotonic() > deadline:
+            server.kill()
+            raise HarnessError("web server did not start")
+        time.sleep(0.05)
+    cmd = [
+        CHROMIUM,
+        "--no-sandbox",
+        "--test-type",  # no infobar about --no-sandbox over the page
+        f"--app=http://127.0.0.1:{port}/index.html",
+        "--window-position=0,0",
+        f"--window-size={w},{h}",
+        f"--user-data-dir={tmpdir / 'chrome'}",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-features=Translate,MediaRouter",
+        f"--force-device-scale-factor={zoom}",
+    ]
+    proc = _spawn(cmd, env, tmpdir)
+    win = ThirdPartyWindow(game="web-mfw", display=display, proc=proc, wid=0, tmpdir=tmpdir)
+    win.helpers.append(server)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        out = xgames._xdotool(display, "search", "--onlyvisible", "--name", "^MSB ")
+        if out.split():
+            win.wid = int(out.split()[0])
+            return win
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    win.close()
+    raise HarnessError("chromium showed no board within 30 s")
+
+
+def launch(
+    variant: Variant, display: str, *, timeout: float = 30.0
+) -> tuple[ThirdPartyWindow, Truth]:
+    """Start `variant` on a blank board; return its window and the board's true geometry."""
+    why = available(variant)
+    if why is not None:
+        raise Unavailable(why)
+    tmpdir = Path(tempfile.mkdtemp(prefix=f"msolver-{variant.game}-"))
+    env = dict(os.environ, DISPLAY=display, HOME=str(tmpdir), XDG_CONFIG_HOME=str(tmpdir / "cfg"))
+    env.pop("WAYLAND_DISPLAY", None)
+    (tmpdir / "cfg").mkdir()
+    win: ThirdPartyWindow
+    if variant.game in ("sgt-mines", "gnome-mines") and variant.game == "gnome-mines":
+        shutil.rmtree(tmpdir, ignore_errors=True)
+        inner = xgames.launch("gnome-mines", display, size=variant.param("size"), timeout=timeout)
+        win = ThirdPartyWindow(
+            game=inner.game, display=display, proc=inner.proc, wid=inner.wid, tmpdir=inner.tmpdir
+        )
+        inner._closed = True  # the new wrapper owns the process now
+    elif variant.game == "web-mfw":
+        win = _launch_web(variant, display, tmpdir, env)
+    else:
+        if variant.game == "sgt-mines":
+            env["MINES_TILESIZE"] = str(variant.param("tilesize"))
+            kind = variant.param("palette")
+            if kind is not None:
+                env.update(sgt_palette(int(variant.param("seed")), kind))
+            # No "#seed": after a seeded ID, `n` starts games with another mine
+            # count (FIELD_NOTES). A blank board looks the same for any seed.
+            game_id = f"{variant.cols}x{variant.rows}n{variant.mines}"
+            cmd = [xgames.BINARIES["sgt-mines"], game_id]
+            cls = "sgt-mines"
+        elif variant.game == "xbomb":
+            cmd = ["/usr/games/xbomb", "-square", f"-{variant.param('level')}"]
+            cls = "xbomb"
+        elif variant.game == "pygame-minesweeper":
+            py = pygame_python()
+            env["SDL_AUDIODRIVER"] = "dummy"
+            cmd = [
+                str(py),
+                "-m",
+                "minesweeper",
+                "custom",
+                "--rows",
+                str(variant.rows),
+                "--cols",
+                str(variant.cols),
+                "--mines",
+                str(variant.mines),
+                "--tile-sprite",
+                str(variant.param("sheet")),
+            ]
+            cls = "minesweeper"
+        elif variant.game == "minegauler":
+            py = minegauler_python()
+            _write_minegauler_settings(py, variant)
+            cmd = _no_network([str(py), "-m", "minegauler.app"])
+            cls = "minegauler"
+        else:
+            raise ValueError(f"unknown game {variant.game!r}")
+        before = xgames._visible_by_class(display, cls)
+        proc = _spawn(cmd, env, tmpdir)
+        win = ThirdPartyWindow(game=variant.game, display=display, proc=proc, wid=0, tmpdir=tmpdir)
+        try:
+            win.wid = xgames._find_window(display, proc, cls, timeout, before)
+        except BaseException:
+            win.close()
+            raise
+    win.cols, win.rows, win.mines = variant.cols, variant.rows, variant.mines
+    win.new_game = variant.new_game
+    try:
+        if variant.game == "pygame-minesweeper":
+            # SDL centres its window; at the corner the face button's place
+            # is fixed: centred, 2 frame offsets (18 px) down, 26 px tall.
+            win.move(0, 0)
+            win.new_game = f"click:{win.geometry()[2] // 2},{18 + 13}"
+        win.park_pointer()
+        img = win.wait_drawn(settle=0.8 if variant.game in ("gnome-mines", "web-mfw") else 0.3)
+        truth = measure(variant, win, img)
+    except BaseException:
+        win.close()
+        raise
+    return win, truth
+
+
+def _write_minegauler_settings(py: Path, variant: Variant) -> None:
+    out = subprocess.run(
+        [str(py), "-c", "import minegauler.app.paths as p; print(p.SETTINGS_FILE)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    settings = {
+        "x_size": variant.cols,
+        "y_size": variant.rows,
+        "mines": variant.mines,
+        "first_success": True,
+        "per_cell": 1,
+        "reach": 8,
+        "lives": 1,
+        "mode": "REGULAR",
+        "btn_size": variant.param("btn_size"),
+        "drag_select": False,
+        "name": "",
+        "styles": {
+            "BUTTONS": variant.param("style"),
+            "NUMBERS": variant.param("numbers", "Standard"),
+            "MARKERS": "Standard",
+        },
+    }
+    Path(out.stdout.strip()).write_text(json.dumps(settings))
+
+
+# -- ground truth ---------------------------------------------------------------
+
+
+def web_state(win: ThirdPartyWindow) -> dict[str, Any]:
+    """What the wrapper page wrote into the title: rects, dpr, mines, result."""
+    title = win.title()
+    if not title.startswith("MSB "):
+        raise HarnessError(f"web page title is {title!r}, not the board report")
+    state: dict[str, Any] = json.loads(title[4:])
+    return state
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """(start, length) of every run of True in a 1-D mask."""
+    out: list[tuple[int, int]] = []
+    start = -1
+    for i, v in enumerate([*mask.tolist(), False]):
+        if v and start < 0:
+            start = i
+        elif not v and start >= 0:
+            out.append((start, i - start))
+            start = -1
+    return out
+
+
+def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
+    """The board's geometry in the window screenshot `img`, by a rule for this game alone."""
+    rows, cols, mines = variant.rows, variant.cols, variant.mines
+    h, w = img.shape[:2]
+    if variant.game == "sgt-mines":
+        # sgt-mines draws the grid at BORDER = 3/2 tile (rounded down) from
+        # its drawing area's corner, which sits under a 25 px menu bar and
+        # spans the window's width (measured at tile 20: origin (30, 55)).
+        t = float(variant.param("tilesize"))
+        border = (w - cols * t) / 2.0
+        ox, oy = border, 25.0 + border
+        return Truth(rows, cols, mines, (ox, oy), (t, t))
+    if variant.game == "gnome-mines":
+        # unopened tiles are flat (186,189,182); gaps of 4 px between them
+        mask = np.all(img == (186, 189, 182), axis=2)
+        tile_ys, tile_xs = np.nonzero(mask)
+        # Tiles are rounded: measure along the middle row and column of a
+        # middle tile, found in two passes (a first guess may cut a corner).
+        x_runs = [r for r in _runs(mask[int(np.median(tile_ys))]) if r[1] > 5]
+        y_runs: list[tuple[int, int]] = []
+        for _ in range(2):
+            mid = x_runs[len(x_runs) // 2] if x_runs else (int(np.median(tile_xs)), 0)
+            y_runs = [r for r in _runs(mask[:, mid[0] + mid[1] // 2]) if r[1] > 5]
+            if not y_runs:
+                break
+            ymid = y_runs[len(y_runs) // 2]
+            x_runs = [r for r in _runs(mask[ymid[0] + ymid[1] // 2]) if r[1] > 5]
+        if len(x_runs) != cols or len(y_runs) != rows:
+            raise HarnessError(
+                f"gnome-mines: {len(x_runs)}x{len(y_runs)} tile runs, not {cols}x{rows}"
+            )
+        xs = [float(r[0]) for r in x_runs]
+        ys = [float(r[0]) for r in y_runs]
+        # the pitch most neighbours keep (the mean is skewed by a short row)
+        px = float(np.median(np.diff(xs)))
+        py = float(np.median(np.diff(ys)))
+        even = all(abs(x - (xs[0] + k * px)) < 0.5 for k, x in enumerate(xs)) and all(
+            abs(y - (ys[0] + k * py)) < 0.5 for k, y in enumerate(ys)
+        )
+        return Truth(
+            rows,
+            cols,
+            mines,
+            (xs[0], ys[0]),
+            (px, py),
+            (px - x_runs[0][1], py - y_runs[0][1]),
+            () if even else tuple(xs),
+            () if even else tuple(ys),
+        )
+    if variant.game == "xbomb":
+        # 2 px black lines around every cell
+        dark = img.astype(int).sum(axis=2) == 0
+        mid_y = int(np.nonzero(~dark[:, w // 2])[0].mean())
+        x_lines = [r for r in _runs(dark[mid_y]) if r[1] == 2]
+        mid_x = x_lines[len(x_lines) // 2][0] + 8
+        y_lines = [r for r in _runs(dark[:, mid_x]) if r[1] == 2]
+        if len(x_lines) != cols + 1 or len(y_lines) != rows + 1:
+            raise HarnessError(f"xbomb: {len(x_lines)}x{len(y_lines)} grid lines")
+        px = (x_lines[-1][0] - x_lines[0][0]) / cols
+        py = (y_lines[-1][0] - y_lines[0][0]) / rows
+        return Truth(
+            rows,
+            cols,
+            mines,
+            (float(x_lines[0][0] + 2), float(y_lines[0][0] + 2)),
+            (px, py),
+            (2.0, 2.0),
+        )
+    if variant.game == "minegauler":
+        # The board sits in a sunken frame whose inner band is grey 159;
+        # cells start right after it and end right before it.
+        btn = float(variant.param("btn_size"))
+        grey = np.all(img == (159, 159, 159), axis=2)
+        cy = int(h * 0.6)
+        xr = [r for r in _runs(grey[cy]) if r[1] >= 3]
+        cx = w // 2
+        yr = [r for r in _runs(grey[:, cx]) if r[1] >= 3]
+        if len(xr) < 2 or len(yr) < 2:
+            raise HarnessError("minegauler: frame not found")
+        ox = float(xr[0][0] + xr[0][1])
+        # a white band of 5 px separates the last cell from the bottom grey band
+        oy = float(yr[-1][0] - 5 - rows * btn)
+        if not any(r[0] + r[1] == oy for r in yr):
+            raise HarnessError(f"minegauler: no frame band ends at y={oy}")
+        if abs(xr[-1][0] - 5 - (ox + cols * btn)) > 1.0:
+            raise HarnessError(f"minegauler: board width {xr[-1][0] - ox} != {cols} x {btn}")
+        return Truth(rows, cols, mines, (ox, oy), (btn, btn))
+    if variant.game == "pygame-minesweeper":
+        # From its code: the board sits 9 px (2 x shadow 2 + grey 5) inside the
+        # window's left, right and bottom edges; 16 px tiles.
+        off = 9.0
+        pitch = (w - 2 * off) / cols
+        return Truth(rows, cols, mines, (off, h - rows * pitch - off), (pitch, pitch))
+    if variant.game == "web-mfw":
+        st = web_state(win)
+        dpr = float(st["dpr"])
+        a, b = st["a"], st["b"]
+        px = (b[0] - a[0]) / (cols - 1) * dpr
+        py = (b[1] - a[1]) / (rows - 1) * dpr
+        return Truth(rows, cols, mines, (a[0] * dpr, a[1] * dpr), (px, py))
+    raise ValueError(variant.game)
+
+
+def _first_in_grid(ys: list[int], t: float, rows: int) -> int:
+    """The first y of a run of rows*t pixels in which the cell column colour recurs every t."""
+    ys_set = set(ys)
+    for y in ys:
+        if all(int(y + k * t) in ys_set for k in range(rows)) and (y - 1) not in ys_set:
+            return y
+    raise HarnessError("sgt-mines: cell column not found")
+
+
+def draw_grid(img: np.ndarray, truth: Truth) -> np.ndarray:
+    """A copy of `img` with the true cell edges drawn in magenta (for a person to look at)."""
+    out = img.copy()
+    ox, oy = truth.origin
+    px, py = truth.pitch
+    for c in range(truth.cols + 1):
+        x = round(ox + c * px)
+        if 0 <= x < out.shape[1]:
+            out[int(oy) : int(oy + truth.rows * py), x] = (255, 0, 255)
+    for r in range(truth.rows + 1):
+        y = round(oy + r * py)
+        if 0 <= y < out.shape[0]:
+            out[y, int(ox) : int(ox + truth.cols * px)] = (255, 0, 255)
+    return out
