@@ -193,7 +193,7 @@ def test_gnome_mines_plays_a_game_to_its_end(
 def test_xdemineur_starts_from_its_partly_open_board(
     xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
 ) -> None:
-    from msolver.play.wizard import find_face
+    from msolver.app.wizard import find_face
     from msolver.vision.classify import read_board
     from msolver.vision.profile import load_profile
 

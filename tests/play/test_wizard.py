@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from msolver.app.wizard import find_face, run_wizard
 from msolver.io.capture import RecordedCapture
-from msolver.play.wizard import find_face, run_wizard
 from msolver.vision.image import read_png
 from msolver.vision.profile import load_profile
 

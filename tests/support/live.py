@@ -177,7 +177,7 @@ def calibrate_window(
     """
     import os
 
-    from msolver.play.wizard import find_face
+    from msolver.app.wizard import find_face
     from msolver.vision.grid import calibrate
 
     image = win.screenshot(whole_screen=True)  # type: ignore[attr-defined]

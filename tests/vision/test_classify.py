@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from msolver.core.board import UNKNOWN
-from msolver.dryrun import _recolour
 from msolver.vision.classify import ReadError, read_board
+from msolver.vision.dryrun import _recolour
 from msolver.vision.grid import calibrate
 from msolver.vision.image import Image, px
 from msolver.vision.profile import Profile, load_profile

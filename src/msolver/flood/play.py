@@ -15,12 +15,9 @@ player waits for the single colour to settle.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from msolver.flood.core import FloodBoard
 from msolver.flood.solver import solve
@@ -28,7 +25,6 @@ from msolver.flood.vision import (
     FloodProfile,
     FloodRead,
     FloodVisionError,
-    calibrate,
     learn_palette,
     read_board,
 )
@@ -36,9 +32,6 @@ from msolver.io.capture import Capture, CaptureError, Region
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import FailSafe, Mouse
 from msolver.play.log import EventLog
-
-EXIT_STOPPED = 1
-EXIT_BAD_INPUT = 2
 
 
 class FloodStop(Exception):
@@ -293,106 +286,3 @@ class FloodPlayer:
         left, top, w, h = self.profile.grid.box()
         if not (left <= x < left + w and top <= y < top + h):
             raise FloodStop(f"refusing to click ({x}, {y}) outside the board {self.profile.grid}")
-
-
-# -- command -------------------------------------------------------------------------
-
-
-def _say(msg: str) -> None:
-    print(f"msolver flood: {msg}", file=sys.stderr, flush=True)
-
-
-def run_play(args: argparse.Namespace) -> int:
-    """`msolver flood play`: returns the exit status."""
-    from msolver.io.capture import open_capture
-    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, PynputHotkeys
-    from msolver.io.mouse import MouseError, open_mouse, split_combo
-
-    if args.games < 1:
-        _say(f"error: --games {args.games}: must be at least 1")
-        return EXIT_BAD_INPUT
-    try:
-        split_combo(args.new_game_key)
-    except ValueError as exc:
-        _say(f"error: --new-game-key: {exc}")
-        return EXIT_BAD_INPUT
-    try:
-        capture = open_capture()
-    except CaptureError as exc:
-        _say(f"error: {exc}")
-        return EXIT_STOPPED
-    try:
-        profile = _profile(args, capture)
-    except FloodVisionError as exc:
-        _say(f"error: {exc}")
-        capture.close()
-        return EXIT_BAD_INPUT
-    keys: Any
-    try:
-        keys = PynputHotkeys(args.hotkey, args.stop_key)
-    except HotkeyError as exc:
-        if not args.start_now:
-            _say(f"error: cannot listen for the start key: {exc} (use --start-now)")
-            capture.close()
-            return EXIT_BAD_INPUT
-        _say(f"warning: no stop hotkey ({exc}); the screen-corner fail-safe still stops it")
-        keys = FakeHotkeys()
-    log = EventLog(args.log_json) if args.log_json else None
-    try:
-        if args.start_now:
-            keys.start.set()
-        else:
-            _say(f"ready: press {args.hotkey} to start, {args.stop_key} to stop")
-            while not keys.start.wait(0.05):
-                if keys.stop.is_set():
-                    _say("stopped before the start")
-                    return 0
-        try:
-            mouse = open_mouse("auto", capture.screen())
-        except MouseError as exc:
-            _say(f"error: no mouse ({exc}); nothing was clicked")
-            return EXIT_STOPPED
-        player = FloodPlayer(
-            profile,
-            capture,
-            mouse,
-            keys,
-            games=args.games,
-            budget_s=args.budget,
-            new_game_key=args.new_game_key,
-            timing=Timing(delay_s=max(0.0, args.delay)),
-            log=log,
-            say=_say,
-        )
-        outcome = player.run()
-    finally:
-        if log is not None:
-            log.close()
-        keys.close()
-        capture.close()
-    n = len(outcome.games)
-    print(f"played {n} game{'s' if n != 1 else ''}: {outcome.wins} won, {n - outcome.wins} lost")
-    if outcome.stopped is not None:
-        _say(f"stopped: {outcome.stopped}")
-        return 0 if outcome.user_stop else EXIT_STOPPED
-    return 0
-
-
-def _profile(args: argparse.Namespace, capture: Capture) -> FloodProfile:
-    if args.profile:
-        return FloodProfile.load(args.profile)
-    left, top, _, _ = capture.screen()
-    try:
-        img = capture.grab()
-    except CaptureError as exc:
-        raise FloodVisionError(f"cannot grab the screen: {exc}") from exc
-    prof = calibrate(img)
-    grid = prof.grid.shifted(left, top)  # image pixels -> virtual-screen pixels
-    prof = FloodProfile(grid, prof.palette)
-    if getattr(args, "save_profile", None):
-        prof.save(args.save_profile)
-    _say(
-        f"calibrated: {grid.cols}x{grid.rows} cells, pitch {grid.pitch_x:.1f} px, "
-        f"{len(prof.palette)} colours"
-    )
-    return prof
