@@ -12,6 +12,7 @@ from msolver.io.hotkeys import FakeHotkeys
 from msolver.play.learn import LearningReader
 from msolver.play.loop import Player, Settings
 from msolver.play.naming import decide_among, name_looks
+from msolver.vision.geometry import Grid
 from msolver.vision.profile import Profile
 from tests.support.live import SimReader, colour_of, expert_sim
 
@@ -24,10 +25,7 @@ def blank_profile(grid_origin: tuple[float, float], pitch: float, rows: int, col
     return Profile(
         name="t",
         theme="custom",
-        origin=grid_origin,
-        pitch=(pitch, pitch),
-        rows=rows,
-        cols=cols,
+        grid=Grid(grid_origin, (pitch, pitch), rows, cols),
         mines=99,
         tiles={"unknown": (tile,)},
     )

@@ -281,7 +281,7 @@ def test_a_finished_board_at_start_is_refused() -> None:
 
 def test_new_game_button_on_the_board_is_refused() -> None:
     sim = expert_sim(1)
-    x, y = sim.grid.center(0)
+    x, y = sim.grid.centre(0)
     with pytest.raises(PlayStop):
         make_player(sim, new_game=NewGame.parse(f"click:{x},{y}"))
 

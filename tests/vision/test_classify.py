@@ -23,7 +23,7 @@ MID = [
 
 
 def _box(prof: Profile, r: int, c: int) -> tuple[slice, slice]:
-    x, y, w, h = prof.cell_box(r, c)
+    x, y, w, h = prof.grid.cell_box(r, c)
     return slice(px(y), px(y + h)), slice(px(x), px(x + w))
 
 

@@ -210,12 +210,12 @@ def _profile(args: argparse.Namespace, capture: Capture) -> FloodProfile:
     except CaptureError as exc:
         raise FloodVisionError(f"cannot grab the screen: {exc}") from exc
     prof = calibrate(img)
-    grid = prof.grid.shifted(left, top)  # image pixels -> virtual-screen pixels
+    grid = prof.grid.moved(left, top)  # image pixels -> virtual-screen pixels
     prof = FloodProfile(grid, prof.palette)
     if getattr(args, "save_profile", None):
         prof.save(args.save_profile)
     _say(
-        f"calibrated: {grid.cols}x{grid.rows} cells, pitch {grid.pitch_x:.1f} px, "
+        f"calibrated: {grid.cols}x{grid.rows} cells, pitch {grid.pitch[0]:.1f} px, "
         f"{len(prof.palette)} colours"
     )
     return prof

@@ -47,7 +47,7 @@ def profiles_command(args: argparse.Namespace) -> int:
             print(f"board     {p.cols} columns x {p.rows} rows, {p.mines} mines")
             print(f"origin    ({p.origin[0]:.1f}, {p.origin[1]:.1f}) screen px")
             print(f"pitch     {p.pitch[0]:.2f} x {p.pitch[1]:.2f} px")
-            print(f"rect      {p.board_rect()}")
+            print(f"rect      {p.grid.rect()}")
             print(f"new game  {p.new_game or '(none)'}")
             print(f"tiles     {', '.join(sorted(p.tiles))}")
             return 0

@@ -25,6 +25,7 @@ from msolver.flood.vision import (
     FloodProfile,
     FloodRead,
     FloodVisionError,
+    cell_centre,
     learn_palette,
     read_board,
 )
@@ -121,7 +122,7 @@ class FloodPlayer:
         self.say = say or (lambda _m: None)
         self.clock = clock
         self.sleep = sleep
-        x, y, w, h = profile.grid.box()
+        x, y, w, h = profile.grid.rect()
         self.region: Region = (x - 2, y - 2, w + 4, h + 4)
 
     # -- frames ---------------------------------------------------------------
@@ -225,7 +226,7 @@ class FloodPlayer:
 
     def _learn_palette(self) -> None:
         img = self.capture.grab(self.region)
-        shifted = self.profile.grid.shifted(-self.region[0], -self.region[1])
+        shifted = self.profile.grid.moved(-self.region[0], -self.region[1])
         try:
             palette = learn_palette(img, shifted, self.profile.palette)
         except FloodVisionError as exc:
@@ -244,7 +245,7 @@ class FloodPlayer:
             self._check_stop()
             cell = pick_cell(board, colour)
             row, col = divmod(cell, board.width)
-            x, y = self.profile.grid.centre(row, col)
+            x, y = cell_centre(self.profile.grid, row, col)
             self._check_inside(x, y)
             self.mouse.click(x, y)
             moves += 1
@@ -283,6 +284,6 @@ class FloodPlayer:
         return GameResult(number, "won", self.clock() - t0, moves, len(sol.moves), sol.optimal)
 
     def _check_inside(self, x: int, y: int) -> None:
-        left, top, w, h = self.profile.grid.box()
-        if not (left <= x < left + w and top <= y < top + h):
-            raise FloodStop(f"refusing to click ({x}, {y}) outside the board {self.profile.grid}")
+        grid = self.profile.grid
+        if not grid.inside(x, y):
+            raise FloodStop(f"refusing to click ({x}, {y}) outside the board {grid.rect()}")

@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from msolver.core.board import UNKNOWN, Board
-from msolver.io.capture import Image
 from msolver.play.naming import name_looks
-from msolver.play.target import Grid, Reader, Reading
-from msolver.vision.image import px
+from msolver.play.target import Reader, Reading
+from msolver.vision.geometry import Grid
+from msolver.vision.image import Image
 from msolver.vision.profile import STATE_OF_LABEL, Profile
 
 K = 8  # patch side, in samples
@@ -71,13 +71,13 @@ class LearningReader:
         # A reader for the theme's known tiles (a built-in theme); this reader
         # then only learns the looks it reports unsure (a 6 no recording showed).
         self._base = base
-        self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
+        self._grid = profile.grid
         left, top, _, _ = self._grid.rect()
-        self._w, self._h = round(profile.pitch[0]), round(profile.pitch[1])
-        self._xs = [
-            px(profile.origin[0] + c * profile.pitch[0]) - left for c in range(profile.cols)
-        ]
-        self._ys = [px(profile.origin[1] + r * profile.pitch[1]) - top for r in range(profile.rows)]
+        self._w, self._h = self._grid.cell_size
+        xs, ys = self._grid.cell_edges()
+        # Cells cut from a grab of the board's rectangle.
+        self._xs = [x - left for x in xs[:-1]]
+        self._ys = [y - top for y in ys[:-1]]
         self.looks: list[_Look] = []
         for label, variants in profile.tiles.items() if base is None else ():
             for tile in variants:

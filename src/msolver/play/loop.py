@@ -28,13 +28,14 @@ from msolver.core.board import (
 )
 from msolver.core.game import FirstClick
 from msolver.core.solver import Decision, Solver
-from msolver.io.capture import Capture, CaptureError, Image
+from msolver.io.capture import Capture, CaptureError
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
 from msolver.play.log import EventLog
 from msolver.play.naming import decide_among
 from msolver.play.plan import Click, plan
-from msolver.play.target import NewGame, Reader, Reading
+from msolver.play.target import NewGame, Reader, Reading, park_point
+from msolver.vision.image import Image
 
 Result = Literal["won", "lost"]
 
@@ -145,7 +146,7 @@ class Player:
         self.grid = reader.grid
         self.region = self.grid.rect()
         self.solver = Solver(self.settings.first_click, batch_proven=True)
-        self.park = self.grid.park_point(capture.screen())
+        self.park = park_point(self.grid, capture.screen())
         self.last_board: Board | None = None
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
@@ -259,7 +260,7 @@ class Player:
         for click in clicks:
             self._check_stop()
             self._check_target(board, click)
-            x, y = self.grid.center(click.index)
+            x, y = self.grid.centre(click.index)
             if click.kind == "chord":
                 button: Button = self.chord_buttons[0]
             else:
@@ -296,7 +297,7 @@ class Player:
 
     def _check_target(self, board: Board, click: Click) -> None:
         """The last gate before a click: on the board, and on a cell of the right kind."""
-        x, y = self.grid.center(click.index)
+        x, y = self.grid.centre(click.index)
         if not self.grid.inside(x, y) or self.grid.cell_at(x, y) != click.index:
             raise PlayStop(f"refused a click at ({x}, {y}): outside the calibrated board")
         state = board.cells[click.index]

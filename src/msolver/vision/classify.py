@@ -79,7 +79,7 @@ _FLAT = 0.1  # a core peak under this (above the ink floor) is no stroke
 _EDGE_SCALE = 0.5  # deviation (above the floor) of a full-strength border line
 
 if TYPE_CHECKING:
-    from msolver.vision.grid import Grid
+    from msolver.vision.geometry import Grid
 
 
 class ReadError(ValueError):
@@ -860,13 +860,11 @@ def board_visible(
 
 def observed_unknown_tile(rgb: Image, grid: Grid) -> Image:
     """The typical unopened tile of a (mostly blank) board: per-pixel median of all cells."""
-    origin, pitch, rows, cols = grid.origin, grid.pitch, grid.rows, grid.cols
-    w, h = round(pitch[0]), round(pitch[1])
+    w, h = grid.cell_size
+    xs, ys = grid.cell_edges()
     stack = []
-    for r in range(rows):
-        for c in range(cols):
-            x = px(origin[0] + c * pitch[0])
-            y = px(origin[1] + r * pitch[1])
+    for y in ys[:-1]:
+        for x in xs[:-1]:
             tile = rgb[y : y + h, x : x + w]
             if tile.shape[:2] == (h, w):
                 stack.append(tile)
