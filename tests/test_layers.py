@@ -45,12 +45,7 @@ EXTERNAL: dict[str, frozenset[str] | None] = {
 # Imports against the layers that are still in the code, each with the step
 # of the house refactor (issue 11) that removes it. The test fails when one
 # of them is gone (shrink the list) or a new one appears.
-KNOWN: frozenset[str] = frozenset(
-    {
-        # step 6: the event log moves into the shared player shell
-        "msolver.flood.play -> msolver.play.log (flood and play never import each other)",
-    }
-)
+KNOWN: frozenset[str] = frozenset()
 # step 7: the classifier split by concern
 KNOWN_CYCLES: list[list[str]] = [["msolver.vision.classify", "msolver.vision.profile"]]
 

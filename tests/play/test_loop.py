@@ -10,9 +10,9 @@ import pytest
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
-from msolver.play.log import EventLog
 from msolver.play.loop import Player, PlayStop, Settings, game_state
 from msolver.play.target import NewGame
+from msolver.shell.log import EventLog
 from tests.support.live import SimReader, SimScreen, expert_sim
 
 FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.05, new_game_timeout=1.0)

@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 from msolver.app.errors import fail as _fail_to
-from msolver.app.read import parse_xy
 
 
 def register(sub: Any) -> None:
@@ -41,16 +40,18 @@ def _fail(msg: str) -> int:
 
 
 def check_new_game(text: str | None) -> str | None:
-    """Validate a --new-game value; ValueError names what is wrong."""
+    """A --new-game value, as the player will read it; ValueError names what is wrong.
+
+    The player's own parser decides, so a profile saved here is one `play` accepts.
+    """
+    from msolver.play.target import NewGame
+
     if text is None:
         return None
-    if text.startswith("click:"):
-        parse_xy(text[len("click:") :], "--new-game click")
-        return text
-    if not text or any(ch.isspace() for ch in text):
-        raise ValueError(f"--new-game {text!r} is not a key name or click:X,Y")
-    return text
-
+    try:
+        return str(NewGame.parse(text))
+    except ValueError as exc:
+        raise ValueError(f"--new-game {text!r}: {exc}") from exc
 
 
 def calibrate_command(args: argparse.Namespace) -> int:

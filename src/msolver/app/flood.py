@@ -155,18 +155,14 @@ def run_play(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         _say(f"warning: no stop hotkey ({exc}); the screen-corner fail-safe still stops it")
         keys = FakeHotkeys()
-    from msolver.play.log import EventLog
+    from msolver.shell.log import EventLog
+    from msolver.shell.session import wait_for_start
 
     log = EventLog(args.log_json) if args.log_json else None
     try:
-        if args.start_now:
-            keys.start.set()
-        else:
-            _say(f"ready: press {args.hotkey} to start, {args.stop_key} to stop")
-            while not keys.start.wait(0.05):
-                if keys.stop.is_set():
-                    _say("stopped before the start")
-                    return 0
+        if not wait_for_start(keys, args.start_now, args.hotkey, args.stop_key, _say):
+            _say("stopped before the start")
+            return 0
         try:
             mouse = open_mouse("auto", capture.screen())
         except MouseError as exc:

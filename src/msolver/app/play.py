@@ -134,14 +134,9 @@ def _hotkeys(args: argparse.Namespace, say: Any) -> Any:
 
 
 def _wait_start(keys: Any, args: argparse.Namespace, say: Any) -> bool:
-    if args.start_now:
-        keys.start.set()
-        return True
-    say(f"ready: press {args.hotkey} to start, {args.stop_key} to stop")
-    while not keys.start.wait(0.05):
-        if keys.stop.is_set():
-            return False
-    return True
+    from msolver.shell.session import wait_for_start
+
+    return wait_for_start(keys, args.start_now, args.hotkey, args.stop_key, say)
 
 
 def reader_for(profile: Profile) -> Any:
@@ -170,9 +165,9 @@ def _save_learned(reader: Any, args: argparse.Namespace, say: Any) -> None:
 
 def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any) -> int:
     from msolver.io.mouse import MouseError, open_mouse
-    from msolver.play.log import EventLog
     from msolver.play.loop import Player, PlayStop, Settings
     from msolver.play.target import NewGame
+    from msolver.shell.log import EventLog
 
     new_game = None
     if profile.new_game:

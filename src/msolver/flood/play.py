@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from msolver.flood.core import FloodBoard
 from msolver.flood.solver import solve
@@ -31,17 +31,11 @@ from msolver.flood.vision import (
 )
 from msolver.io.capture import Capture, CaptureError, Region
 from msolver.io.hotkeys import Hotkeys
-from msolver.io.mouse import FailSafe, Mouse
-from msolver.play.log import EventLog
+from msolver.io.mouse import Mouse
+from msolver.shell.log import EventLog
+from msolver.shell.session import Outcome, Stop, run_games
 
-
-class FloodStop(Exception):
-    """Stop the session; `user` when the user asked for it (hotkey, fail-safe)."""
-
-    def __init__(self, reason: str, user: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.user = user
+FloodStop = Stop  # the shared session's stop
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +56,6 @@ class GameResult:
     moves: int
     planned: int
     optimal: bool
-
-
-@dataclass
-class Outcome:
-    games: list[GameResult] = field(default_factory=list)
-    stopped: str | None = None
-    user_stop: bool = False
-
-    @property
-    def wins(self) -> int:
-        return sum(g.result == "won" for g in self.games)
 
 
 def pick_cell(board: FloodBoard, colour: int) -> int:
@@ -156,31 +139,20 @@ class FloodPlayer:
 
     # -- session --------------------------------------------------------------
 
-    def run(self) -> Outcome:
-        out = Outcome()
-        try:
-            for g in range(1, self.games + 1):
-                board = self._start_game(g)
-                res = self._play(g, board)
-                out.games.append(res)
-                self.log.write(
-                    event="game_over",
-                    game=g,
-                    result=res.result,
-                    seconds=round(res.seconds, 3),
-                    moves=res.moves,
-                    planned=res.planned,
-                    optimal=res.optimal,
-                )
-                self.say(f"game {g}: {res.result} in {res.moves} moves, {res.seconds:.2f} s")
-        except FloodStop as stop:
-            out.stopped, out.user_stop = stop.reason, stop.user
-            self.log.write(event="stop", reason=stop.reason, user=stop.user)
-        except FailSafe as exc:
-            out.stopped, out.user_stop = str(exc), True
-            self.log.write(event="stop", reason=str(exc), user=True)
-        self.log.write(event="summary", games=len(out.games), wins=out.wins)
-        return out
+    def run(self) -> Outcome[GameResult]:
+        def report(res: GameResult) -> tuple[dict[str, object], str]:
+            fields: dict[str, object] = {
+                "seconds": round(res.seconds, 3),
+                "moves": res.moves,
+                "planned": res.planned,
+                "optimal": res.optimal,
+            }
+            line = f"game {res.game}: {res.result} in {res.moves} moves, {res.seconds:.2f} s"
+            return fields, line
+
+        return run_games(
+            self.games, lambda g: self._play(g, self._start_game(g)), report, self.log, self.say
+        )
 
     def _start_game(self, number: int) -> FloodBoard:
         if number > 1:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from msolver.core.board import (
     UNKNOWN,
     WRONG_FLAG,
     Board,
+    Result,
     neighbours_table,
     state_char,
 )
@@ -31,22 +31,14 @@ from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
-from msolver.play.log import EventLog
 from msolver.play.naming import decide_among
 from msolver.play.plan import Click, plan
 from msolver.play.target import NewGame, Reader, Reading, park_point
+from msolver.shell.log import EventLog
+from msolver.shell.session import Outcome, Stop, run_games
 from msolver.vision.image import Image
 
-Result = Literal["won", "lost"]
-
-
-class PlayStop(Exception):
-    """The player stopped before the games were done; `user` when a person asked it to."""
-
-    def __init__(self, reason: str, *, user: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.user = user
+PlayStop = Stop  # the shared session's stop, under the name this player's callers know
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,17 +48,6 @@ class GameResult:
     seconds: float
     clicks: int
     frames: int
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    games: tuple[GameResult, ...]
-    stopped: str | None = None
-    user_stop: bool = False
-
-    @property
-    def wins(self) -> int:
-        return sum(1 for g in self.games if g.result == "won")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +76,7 @@ class Settings:
 
 def game_state(board: Board) -> Result | None:
     """Won or lost, from the board alone; None while the game goes on."""
-    if any(s in (MINE, EXPLODED, WRONG_FLAG) for s in board.cells):
-        return "lost"
-    opened = sum(1 for s in board.cells if s >= 0)
-    if opened == board.size - board.mines:
-        return "won"
-    return None
+    return board.outcome()
 
 
 def _where(board: Board, index: int) -> str:
@@ -162,31 +138,20 @@ class Player:
 
     # -- the whole session -----------------------------------------------------
 
-    def run(self) -> Outcome:
-        results: list[GameResult] = []
-        try:
-            for g in range(1, self.settings.games + 1):
-                if g > 1:
-                    self._start_new_game(self.last_board)
-                res = self._play_game(g)
-                results.append(res)
-                self.log.write(
-                    event="game_over",
-                    game=g,
-                    result=res.result,
-                    seconds=round(res.seconds, 3),
-                    clicks=res.clicks,
-                )
-                self.say(
-                    f"game {g}: {res.result} in {res.seconds:.2f} s, {res.clicks} clicks, "
-                    f"{res.frames} frames"
-                )
-        except PlayStop as stop:
-            outcome = Outcome(tuple(results), stop.reason, stop.user)
-        else:
-            outcome = Outcome(tuple(results))
-        self.log.write(event="summary", games=len(outcome.games), wins=outcome.wins)
-        return outcome
+    def run(self) -> Outcome[GameResult]:
+        def play(g: int) -> GameResult:
+            if g > 1:
+                self._start_new_game(self.last_board)
+            return self._play_game(g)
+
+        def report(res: GameResult) -> tuple[dict[str, object], str]:
+            fields: dict[str, object] = {"seconds": round(res.seconds, 3), "clicks": res.clicks}
+            return fields, (
+                f"game {res.game}: {res.result} in {res.seconds:.2f} s, {res.clicks} clicks, "
+                f"{res.frames} frames"
+            )
+
+        return run_games(self.settings.games, play, report, self.log, self.say)
 
     # -- one game -------------------------------------------------------------------
 
