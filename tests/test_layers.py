@@ -46,8 +46,7 @@ EXTERNAL: dict[str, frozenset[str] | None] = {
 # of the house refactor (issue 11) that removes it. The test fails when one
 # of them is gone (shrink the list) or a new one appears.
 KNOWN: frozenset[str] = frozenset()
-# step 7: the classifier split by concern
-KNOWN_CYCLES: list[list[str]] = [["msolver.vision.classify", "msolver.vision.profile"]]
+KNOWN_CYCLES: list[list[str]] = []
 
 
 def module_name(path: Path, root: Path) -> str:

@@ -9,10 +9,10 @@ import pytest
 from msolver.core.board import FLAG, UNKNOWN, Board
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
-from msolver.play.learn import LearningReader
 from msolver.play.loop import Player, Settings
-from msolver.play.naming import decide_among, name_looks
 from msolver.vision.geometry import Grid
+from msolver.vision.learning_reader import LearningReader
+from msolver.vision.naming import decide_among, name_looks
 from msolver.vision.profile import Profile
 from tests.support.live import SimReader, colour_of, expert_sim
 

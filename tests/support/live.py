@@ -17,10 +17,10 @@ from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import Game, Status
 from msolver.io.capture import RecordedCapture
 from msolver.io.mouse import Button, RecordingMouse
-from msolver.play.target import Reading
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.profile import Profile
+from msolver.vision.reading import Reading
 
 SCREEN = (800, 600)
 

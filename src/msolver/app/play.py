@@ -147,7 +147,7 @@ def reader_for(profile: Profile) -> Any:
 
 def _save_learned(reader: Any, args: argparse.Namespace, say: Any) -> None:
     """Keep the tiles a new theme showed for the next session (user profiles only)."""
-    from msolver.play.learn import LearningReader
+    from msolver.vision.learning_reader import LearningReader
     from msolver.vision.profile import ProfileError, save_profile, user_dir
 
     if not isinstance(reader, LearningReader) or not reader.learned or args.profile is None:

@@ -31,12 +31,13 @@ from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
-from msolver.play.naming import decide_among
 from msolver.play.plan import Click, plan
-from msolver.play.target import NewGame, Reader, Reading, park_point
+from msolver.play.target import NewGame, park_point
 from msolver.shell.log import EventLog
 from msolver.shell.session import Outcome, Stop, run_games
 from msolver.vision.image import Image
+from msolver.vision.naming import decide_among
+from msolver.vision.reading import Reader, Reading
 
 PlayStop = Stop  # the shared session's stop, under the name this player's callers know
 

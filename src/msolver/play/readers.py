@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from msolver.play.learn import LearningReader
-from msolver.play.vision_reader import VisionReader
+from msolver.vision.learning_reader import LearningReader
 from msolver.vision.profile import Profile
+from msolver.vision.reader import VisionReader
 
 
 def reader_for(profile: Profile) -> LearningReader:

@@ -1,21 +1,19 @@
-"""What the player needs to know about the board on screen, independent of vision.
+"""What the player needs besides the reading: where the pointer rests, how a game starts.
 
-`park_point` is where the pointer rests off the board, `NewGame` how the game starts
-a new round, `Reading` one read of the board and `Reader` whatever turns a
-grab of the board into a reading (the real classifier, or a test's fake).
+`park_point` is where the pointer rests off the board while the screen is
+grabbed; `NewGame` is how the game starts a new round (the one parser and
+printer of the new-game notation, used by calibrate, the wizard and play).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
 
-from msolver.core.board import Board
 from msolver.io.capture import Region
 from msolver.io.mouse import split_combo
 from msolver.vision.geometry import Grid
-from msolver.vision.image import Image
 
 
 def park_point(grid: Grid, screen: Region) -> tuple[int, int]:
@@ -66,42 +64,3 @@ class NewGame:
 
     def __str__(self) -> str:
         return f"click:{self.x},{self.y}" if self.kind == "click" else self.key
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One read of the board: the board and the cells read with low confidence."""
-
-    board: Board
-    low_confidence: tuple[int, ...] = ()
-    # Why the reader could not read the board at all (then every cell is low).
-    problem: str = ""
-    # A theme still being learned may show a look that could be one of several
-    # numbers: then every board that fits is given (`board` is the first), and
-    # `unsure` holds the opened cells whose number differs between them.
-    alternatives: tuple[Board, ...] = ()
-    unsure: frozenset[int] = frozenset()
-
-
-class Reader(Protocol):
-    """Reads the board from a grab of `grid.rect()`."""
-
-    @property
-    def grid(self) -> Grid: ...
-
-    @property
-    def mines(self) -> int: ...
-
-    def read(self, image: Image) -> Reading: ...
-
-    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
-        """Called after each batch with the cells it right-clicked and those it
-        opened on a guess (a reader learning a theme names a new look on exactly
-        the flagged cells the flag, and one on a guessed cell may be the mine
-        that went off)."""
-        ...
-
-    def learn(self, image: Image, board: Board) -> None:
-        """Called with a finished board whose every cell is known from the game's rules,
-        so a reader that is still learning a theme can add the tiles it saw."""
-        ...

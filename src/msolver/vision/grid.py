@@ -218,7 +218,8 @@ def calibrate(
             )
     if not 0 < mines < grid.rows * grid.cols:
         raise CalibrationError(f"{mines} mines do not fit a {grid.cols}x{grid.rows} board")
-    from msolver.vision.classify import fit_tilesets, observed_unknown_tile, rescale_tiles
+    from msolver.vision.classify import fit_tilesets, observed_unknown_tile
+    from msolver.vision.tiles import rescale_tiles
 
     if theme is not None:
         try:

@@ -37,6 +37,7 @@ from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG
 from msolver.files import atomic_open
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
+from msolver.vision.tiles import rescale_tiles
 
 FORMAT_VERSION = 1
 
@@ -126,8 +127,6 @@ class Profile:
                 continue
             near = min(abs(t.shape[0] - h) + abs(t.shape[1] - w) for t in variants)
             picked = [t for t in variants if abs(t.shape[0] - h) + abs(t.shape[1] - w) == near]
-            from msolver.vision.classify import rescale_tiles
-
             out[label] = rescale_tiles({label: picked}, (w, h))[label]
         return out
 

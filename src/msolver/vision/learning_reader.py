@@ -5,7 +5,7 @@ and the unopened tile. Every cell is cut out at the profile's geometry and
 shrunk to a small colour patch; a cell whose patch is (almost) exactly that
 of a known look gets that look's state. Cells of a look never seen before
 are grouped into new looks and named from the rules of the game
-(`msolver.play.naming`). The matching is deliberately tight: native games
+(`msolver.vision.naming`). The matching is deliberately tight: native games
 draw every tile of one kind pixel for pixel alike, and a look that is only
 similar to a known one (a 4 next to a 1) must become a new look, never the
 old name.
@@ -30,11 +30,11 @@ import numpy as np
 import numpy.typing as npt
 
 from msolver.core.board import UNKNOWN, Board
-from msolver.play.naming import name_looks
-from msolver.play.target import Reader, Reading
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
+from msolver.vision.naming import name_looks
 from msolver.vision.profile import STATE_OF_LABEL, Profile
+from msolver.vision.reading import Reader, Reading
 
 K = 8  # patch side, in samples
 # Mean squared difference (channels in 0..1) under which two patches are one

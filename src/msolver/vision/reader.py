@@ -15,11 +15,11 @@ import numpy as np
 import numpy.typing as npt
 
 from msolver.core.board import Board
-from msolver.play.target import Reading
 from msolver.vision.classify import ReadError, read_board
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.profile import Profile
+from msolver.vision.reading import Reading
 
 # Above this fraction of changed cells a full read is as cheap and simpler.
 _STRIP_MAX = 0.35
