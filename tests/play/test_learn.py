@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from msolver.core.board import FLAG, UNKNOWN, Board
+from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
 from msolver.play.loop import Player, Settings
@@ -120,10 +121,12 @@ def test_learning_reader_plays_whole_games_from_the_blank_tile_alone(seed: int) 
         ref.mouse(),
         FakeHotkeys(started=True),
         settings=FAST,
+        clock=FakeClock(),
     )
     ref_out = ref_player.run()
     sim = expert_sim(seed)
-    reader = LearningReader(blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30))
+    clock = FakeClock()
+    reader = LearningReader(blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30), clock=clock)
     said: list[str] = []
     player = Player(
         reader,
@@ -132,6 +135,7 @@ def test_learning_reader_plays_whole_games_from_the_blank_tile_alone(seed: int) 
         FakeHotkeys(started=True),
         settings=FAST,
         say=said.append,
+        clock=clock,
     )
     out = player.run()
     # The same game, the same end: the learner reads as well as the exact reader,

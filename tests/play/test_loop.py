@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from msolver.core.board import UNKNOWN, Board
+from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
 from msolver.play.loop import Player, PlayStop, Settings, game_state
@@ -26,6 +27,7 @@ def make_player(
     log: EventLog | None = None,
     reader: SimReader | None = None,
     new_game: NewGame | None = None,
+    clock: FakeClock | None = None,
     **mouse_kw: object,
 ) -> tuple[Player, list[str]]:
     said: list[str] = []
@@ -38,6 +40,8 @@ def make_player(
         settings=settings,
         log=log,
         say=said.append,
+        # The loop's waits run on a fake clock: no real time passes in a test.
+        clock=clock or FakeClock(),
     )
     return player, said
 

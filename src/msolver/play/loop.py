@@ -9,7 +9,6 @@ anything does not add up: it never clicks on a guess about the screen.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,6 +25,7 @@ from msolver.core.board import (
     neighbours_table,
     state_char,
 )
+from msolver.core.clock import Clock, RealClock
 from msolver.core.game import FirstClick
 from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError
@@ -109,7 +109,7 @@ class Player:
         settings: Settings | None = None,
         log: EventLog | None = None,
         say: Callable[[str], None] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | None = None,
     ) -> None:
         self.reader = reader
         self.capture = capture
@@ -119,7 +119,9 @@ class Player:
         self.settings = settings or Settings()
         self.log = log or EventLog(None)
         self.say = say or (lambda _msg: None)
-        self.clock = clock
+        self._clock: Clock = clock or RealClock()
+        self.clock = self._clock.monotonic
+        self.sleep = self._clock.sleep
         self.grid = reader.grid
         self.region = self.grid.rect()
         self.solver = Solver(self.settings.first_click, batch_proven=True)
@@ -183,7 +185,7 @@ class Player:
                 if self.clock() > recheck_until:
                     raise
                 self.rereads += 1
-                time.sleep(0.01)
+                self.sleep(0.01)
                 image, reading = self._look(self._grab(), prev, _opens(sent))
                 continue
             over = game_state(board)
@@ -339,7 +341,7 @@ class Player:
                     "covered or closed?) or shows tiles not learned yet"
                 )
             self._check_stop()
-            time.sleep(0.02)
+            self.sleep(0.02)
             image = self._grab()
 
     def _open_zero(self, board: Board) -> int | None:
@@ -358,11 +360,11 @@ class Player:
         image = self._grab()
         while np.array_equal(image, before) and self.clock() < deadline:
             self._check_stop()
-            time.sleep(0.001)
+            self.sleep(0.001)
             image = self._grab()
         settle_end = self.clock() + self.settings.settle
         while self.clock() < deadline:
-            time.sleep(self.settings.settle / 4)
+            self.sleep(self.settings.settle / 4)
             again = self._grab()
             if not np.array_equal(again, image):
                 image = again
@@ -453,11 +455,11 @@ class Player:
                 reading = self.reader.read(image)
                 if self._fresh(reading, last):
                     # The same fresh board twice in a row: the redraw is over.
-                    time.sleep(0.03)
+                    self.sleep(0.03)
                     again = self.reader.read(self._grab())
                     if again.board == reading.board:
                         return
-                time.sleep(0.01)
+                self.sleep(0.01)
             if attempt < attempts:
                 self.say(f"the new-game action ({ng}) showed no fresh board yet; trying again")
         raise PlayStop(
@@ -471,7 +473,7 @@ class Player:
         last = self._grab()
         since = self.clock()
         while self.clock() < deadline and self.clock() - since < quiet:
-            time.sleep(0.01)
+            self.sleep(0.01)
             image = self._grab()
             if not np.array_equal(image, last):
                 last, since = image, self.clock()

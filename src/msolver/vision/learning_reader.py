@@ -23,13 +23,13 @@ What keeps it from learning nonsense:
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from msolver.core.board import UNKNOWN, Board
+from msolver.core.clock import Clock, RealClock
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.naming import name_looks
@@ -66,8 +66,11 @@ class LearningReader:
     cells it is unsure of are matched against, or learned as, new looks.
     """
 
-    def __init__(self, profile: Profile, base: Reader | None = None) -> None:
+    def __init__(
+        self, profile: Profile, base: Reader | None = None, *, clock: Clock | None = None
+    ) -> None:
         self.profile = profile
+        self._clock: Clock = clock or RealClock()
         # A reader for the theme's known tiles (a built-in theme); this reader
         # then only learns the looks it reports unsure (a 6 no recording showed).
         self._base = base
@@ -193,7 +196,7 @@ class LearningReader:
                 # Opened cells never change look in a game: a flash, a cover, a move.
                 return self._unread(states, new, "opened cells changed their look")
         if new:
-            now = time.monotonic()
+            now = self._clock.monotonic()
             if self._candidate is None or not np.array_equal(self._candidate[0], image):
                 # Name new looks only from a frame that holds still for a while (a
                 # cell lit under the pointer, a half-drawn frame pass in a few ms).
