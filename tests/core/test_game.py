@@ -83,3 +83,23 @@ def test_chord_with_a_wrong_flag_loses_and_shows_everything() -> None:
 def test_too_many_mines_is_an_error() -> None:
     with pytest.raises(BoardError, match="do not fit"):
         Game(3, 3, 1, first_click="opening")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_board_says_the_outcome_the_game_keeps(seed: int) -> None:
+    # Random clicks and flags until the game ends: at every step the board's
+    # own outcome (what a player sees) is the simulator's status.
+    import random
+
+    rng = random.Random(seed)
+    game = Game(9, 9, 10 + seed % 20, seed=seed, first_click="none")
+    while True:
+        want = None if game.status is Status.PLAYING else game.status.value
+        assert game.board.outcome() == want
+        if want is not None:
+            break
+        i = rng.randrange(81)
+        if rng.random() < 0.2:
+            game.flag(i)
+        else:
+            game.open(i)

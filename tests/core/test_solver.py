@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from msolver.bench import play_one, run, summarise
+from msolver.core.bench import play_one, run, summarise
 from msolver.core.board import Board, Cell
 from msolver.core.game import Game, Status
 from msolver.core.solver import Solver, analyse

@@ -42,10 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     from msolver.io.capture import open_capture
     from msolver.io.hotkeys import FakeHotkeys
     from msolver.io.mouse import open_mouse
-    from msolver.play.cli import reader_for
-    from msolver.play.log import EventLog
     from msolver.play.loop import Player, Settings
+    from msolver.play.readers import reader_for
     from msolver.play.target import NewGame
+    from msolver.shell.log import EventLog
     from tests.support import xgames
     from tests.support.live import calibrate_window
     from tests.support.xvfb import private_display

@@ -91,7 +91,7 @@ def test_hotkeys_see_keys_pressed_anywhere(xvfb: str) -> None:
 def test_grab_is_rgb(xvfb: str) -> None:
     # xdemineur's face is yellow: red and green high, blue low. Swapped
     # channels (mss gives BGRA) would make it light blue.
-    from msolver.play.wizard import find_face
+    from msolver.app.wizard import find_face
     from msolver.vision.grid import find_grid
     from tests.support import xgames
 

@@ -193,7 +193,7 @@ def test_gnome_mines_plays_a_game_to_its_end(
 def test_xdemineur_starts_from_its_partly_open_board(
     xvfb: str, tmp_path: Path, profile_dir: Path, launched: list[xgames.GameWindow]
 ) -> None:
-    from msolver.play.wizard import find_face
+    from msolver.app.wizard import find_face
     from msolver.vision.classify import read_board
     from msolver.vision.profile import load_profile
 
@@ -202,7 +202,7 @@ def test_xdemineur_starts_from_its_partly_open_board(
     # Calibrate on a moment's board first, to find the face button for new games.
     calibrate(win, tmp_path, "xdem", "n")
     prof = load_profile("xdem")
-    face = find_face(shot, prof.board_rect(), (0, 0))
+    face = find_face(shot, prof.grid.rect(), (0, 0))
     assert face is not None
     calibrate(win, tmp_path, "xdem", f"click:{face[0]},{face[1]}")
     start = read_board(win.screenshot(whole_screen=True), prof).board
@@ -297,7 +297,7 @@ def test_hint_prints_the_best_move_and_never_clicks(
     # Nothing was clicked: the board is as it was (the window's status line may tick).
     from msolver.vision.profile import load_profile
 
-    left, top, width, height = load_profile("sgt").board_rect()
+    left, top, width, height = load_profile("sgt").grid.rect()
     wx, wy, _, _ = win.geometry()
     after = win.screenshot()
     box = (slice(top - wy, top - wy + height), slice(left - wx, left - wx + width))

@@ -13,7 +13,7 @@ from msolver.flood.vision import calibrate
 from msolver.io.capture import RecordedCapture
 from msolver.io.hotkeys import FakeHotkeys
 from msolver.io.mouse import RecordingMouse
-from msolver.play.log import EventLog
+from msolver.shell.log import EventLog
 from tests.flood.live import PlayRun, games_of
 from tests.flood.render import draw, random_board
 

@@ -55,8 +55,8 @@ def test_calibrate_and_read_drawn_boards(
     prof = calibrate(img)
     g = prof.grid
     assert (g.cols, g.rows) == (w, h)
-    assert abs(g.pitch_x - tile) < 0.5 and abs(g.pitch_y - tile) < 0.5
-    assert abs(g.left - origin[0]) <= 1 and abs(g.top - origin[1]) <= 1
+    assert abs(g.pitch[0] - tile) < 0.5 and abs(g.pitch[1] - tile) < 0.5
+    assert abs(g.origin[0] - origin[0]) <= 1 and abs(g.origin[1] - origin[1]) <= 1
     assert len(prof.palette) == len(set(board.cells))
     read = read_board(img, prof)
     assert read.board is not None, read.reason

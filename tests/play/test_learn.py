@@ -7,11 +7,13 @@ import numpy as np
 import pytest
 
 from msolver.core.board import FLAG, UNKNOWN, Board
+from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
-from msolver.play.learn import LearningReader
 from msolver.play.loop import Player, Settings
-from msolver.play.naming import decide_among, name_looks
+from msolver.vision.geometry import Grid
+from msolver.vision.learning_reader import LearningReader
+from msolver.vision.naming import decide_among, name_looks
 from msolver.vision.profile import Profile
 from tests.support.live import SimReader, colour_of, expert_sim
 
@@ -24,10 +26,7 @@ def blank_profile(grid_origin: tuple[float, float], pitch: float, rows: int, col
     return Profile(
         name="t",
         theme="custom",
-        origin=grid_origin,
-        pitch=(pitch, pitch),
-        rows=rows,
-        cols=cols,
+        grid=Grid(grid_origin, (pitch, pitch), rows, cols),
         mines=99,
         tiles={"unknown": (tile,)},
     )
@@ -122,10 +121,12 @@ def test_learning_reader_plays_whole_games_from_the_blank_tile_alone(seed: int) 
         ref.mouse(),
         FakeHotkeys(started=True),
         settings=FAST,
+        clock=FakeClock(),
     )
     ref_out = ref_player.run()
     sim = expert_sim(seed)
-    reader = LearningReader(blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30))
+    clock = FakeClock()
+    reader = LearningReader(blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30), clock=clock)
     said: list[str] = []
     player = Player(
         reader,
@@ -134,6 +135,7 @@ def test_learning_reader_plays_whole_games_from_the_blank_tile_alone(seed: int) 
         FakeHotkeys(started=True),
         settings=FAST,
         say=said.append,
+        clock=clock,
     )
     out = player.run()
     # The same game, the same end: the learner reads as well as the exact reader,

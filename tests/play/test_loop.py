@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from msolver.core.board import UNKNOWN, Board
+from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
-from msolver.play.log import EventLog
 from msolver.play.loop import Player, PlayStop, Settings, game_state
 from msolver.play.target import NewGame
+from msolver.shell.log import EventLog
 from tests.support.live import SimReader, SimScreen, expert_sim
 
 FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.05, new_game_timeout=1.0)
@@ -26,6 +27,7 @@ def make_player(
     log: EventLog | None = None,
     reader: SimReader | None = None,
     new_game: NewGame | None = None,
+    clock: FakeClock | None = None,
     **mouse_kw: object,
 ) -> tuple[Player, list[str]]:
     said: list[str] = []
@@ -38,6 +40,8 @@ def make_player(
         settings=settings,
         log=log,
         say=said.append,
+        # The loop's waits run on a fake clock: no real time passes in a test.
+        clock=clock or FakeClock(),
     )
     return player, said
 
@@ -281,7 +285,7 @@ def test_a_finished_board_at_start_is_refused() -> None:
 
 def test_new_game_button_on_the_board_is_refused() -> None:
     sim = expert_sim(1)
-    x, y = sim.grid.center(0)
+    x, y = sim.grid.centre(0)
     with pytest.raises(PlayStop):
         make_player(sim, new_game=NewGame.parse(f"click:{x},{y}"))
 

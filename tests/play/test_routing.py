@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from msolver.play import wizard
-from msolver.vision import cli as vision_cli
+from msolver.app import calibrate as vision_cli
+from msolver.app import wizard
 
 
 class _Tty(io.StringIO):

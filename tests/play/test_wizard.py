@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from msolver.app.wizard import find_face, run_wizard
 from msolver.io.capture import RecordedCapture
-from msolver.play.wizard import find_face, run_wizard
 from msolver.vision.image import read_png
 from msolver.vision.profile import load_profile
 
@@ -77,7 +77,7 @@ def test_wizard_offers_the_face_button_of_a_classic_theme(profile_dir: Path) -> 
     # Mine count given on the command line: not asked. The default new game is a click.
     assert not any("How many mines" in a for a in asked)
     assert "[click:" in asked[1]
-    face = find_face(screen, load_profile("x").board_rect(), (0, 0))
+    face = find_face(screen, load_profile("x").grid.rect(), (0, 0))
     assert face is not None
     assert load_profile("x").new_game == f"click:{face[0]},{face[1]}"
 

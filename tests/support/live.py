@@ -15,10 +15,12 @@ import numpy as np
 
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import Game, Status
-from msolver.io.capture import Image, RecordedCapture
+from msolver.io.capture import RecordedCapture
 from msolver.io.mouse import Button, RecordingMouse
-from msolver.play.target import Grid, Reading
+from msolver.vision.geometry import Grid
+from msolver.vision.image import Image
 from msolver.vision.profile import Profile
+from msolver.vision.reading import Reading
 
 SCREEN = (800, 600)
 
@@ -136,7 +138,7 @@ class SimReader:
         cells = []
         low = []
         for i in range(g.rows * g.cols):
-            x, y = g.center(i)
+            x, y = g.centre(i)
             px = tuple(int(v) for v in image[y - top, x - left])
             state = _DECODE.get((px[0], px[1], px[2]))
             if state is None:
@@ -177,14 +179,14 @@ def calibrate_window(
     """
     import os
 
-    from msolver.play.wizard import find_face
+    from msolver.app.wizard import find_face
     from msolver.vision.grid import calibrate
 
     image = win.screenshot(whole_screen=True)  # type: ignore[attr-defined]
     theme = theme or os.environ.get("MSOLVER_E2E_THEME") or None
     prof = calibrate(image, mines=mines, screen_origin=(0, 0), name="e2e", theme=theme)
     if new_game is None:
-        face = find_face(image, prof.board_rect(), (0, 0))
+        face = find_face(image, prof.grid.rect(), (0, 0))
         if face is not None:
             new_game = f"click:{face[0]},{face[1]}"
     return prof.with_changes(new_game=new_game)

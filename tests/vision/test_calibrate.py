@@ -60,7 +60,7 @@ def test_profile_is_in_screen_coordinates_of_a_multi_monitor_desktop() -> None:
     img = desktop(shot(SHOTS / "sgt-mines" / "t20-blank.png"), (100, 40))
     prof = calibrate(img, screen_origin=(-1920, 0))
     assert prof.origin == (100 + 30 - 1920, 40 + 55)
-    assert prof.cell_center(0, 0) == (100 + 30 - 1920 + 10, 40 + 55 + 10)
+    assert prof.grid.centre(0) == (100 + 30 - 1920 + 10, 40 + 55 + 10)
     res = read_board(img, prof, image_origin=(-1920, 0))
     assert res.board.cells == (-1,) * 480
 

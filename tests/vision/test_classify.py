@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from msolver.core.board import UNKNOWN
-from msolver.dryrun import _recolour
 from msolver.vision.classify import ReadError, read_board
+from msolver.vision.dryrun import _recolour
 from msolver.vision.grid import calibrate
 from msolver.vision.image import Image, px
 from msolver.vision.profile import Profile, load_profile
@@ -23,7 +23,7 @@ MID = [
 
 
 def _box(prof: Profile, r: int, c: int) -> tuple[slice, slice]:
-    x, y, w, h = prof.cell_box(r, c)
+    x, y, w, h = prof.grid.cell_box(r, c)
     return slice(px(y), px(y + h)), slice(px(x), px(x + w))
 
 

@@ -67,7 +67,7 @@ def test_learning_refuses_what_its_rules_cannot_explain() -> None:
 def test_builtin_profiles_are_the_corpus_tiles(tmp_path: Path) -> None:
     # calibration/*.json are data built from the recorded screenshots, not drawn by hand
     spec = importlib.util.spec_from_file_location(
-        "build_profiles", ROOT / "calibration" / "build_profiles.py"
+        "build_profiles", ROOT / "scripts" / "build_profiles.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

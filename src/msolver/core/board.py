@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
 # Cell states. Opened cells hold their number 0-8; the rest are negative so a
 # single `>= 0` test tells "opened" apart.
@@ -29,6 +30,9 @@ _STATE_OF = {".": UNKNOWN, "?": UNKNOWN, "F": FLAG, "*": MINE, "X": EXPLODED, "W
 for _n in range(9):
     _CHAR_OF[_n] = str(_n)
     _STATE_OF[str(_n)] = _n
+
+
+Result = Literal["won", "lost"]
 
 
 class BoardError(ValueError):
@@ -129,6 +133,19 @@ class Board:
         return cls(width, height, mines, tuple(cells))
 
     # -- views ----------------------------------------------------------------
+
+    def outcome(self) -> Result | None:
+        """Won or lost, from the board alone (as the player sees it); None while it goes on.
+
+        A mine shown (exploded, revealed or a wrong flag) is a loss; every safe
+        cell open is a win.
+        """
+        if any(s in (MINE, EXPLODED, WRONG_FLAG) for s in self.cells):
+            return "lost"
+        opened = sum(1 for s in self.cells if s >= 0)
+        if opened == self.size - self.mines:
+            return "won"
+        return None
 
     def to_text(self) -> str:
         w = self.width

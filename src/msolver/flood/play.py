@@ -15,12 +15,9 @@ player waits for the single colour to settle.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from msolver.flood.core import FloodBoard
 from msolver.flood.solver import solve
@@ -28,26 +25,17 @@ from msolver.flood.vision import (
     FloodProfile,
     FloodRead,
     FloodVisionError,
-    calibrate,
+    cell_centre,
     learn_palette,
     read_board,
 )
 from msolver.io.capture import Capture, CaptureError, Region
 from msolver.io.hotkeys import Hotkeys
-from msolver.io.mouse import FailSafe, Mouse
-from msolver.play.log import EventLog
+from msolver.io.mouse import Mouse
+from msolver.shell.log import EventLog
+from msolver.shell.session import Outcome, Stop, run_games
 
-EXIT_STOPPED = 1
-EXIT_BAD_INPUT = 2
-
-
-class FloodStop(Exception):
-    """Stop the session; `user` when the user asked for it (hotkey, fail-safe)."""
-
-    def __init__(self, reason: str, user: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.user = user
+FloodStop = Stop  # the shared session's stop
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +56,6 @@ class GameResult:
     moves: int
     planned: int
     optimal: bool
-
-
-@dataclass
-class Outcome:
-    games: list[GameResult] = field(default_factory=list)
-    stopped: str | None = None
-    user_stop: bool = False
-
-    @property
-    def wins(self) -> int:
-        return sum(g.result == "won" for g in self.games)
 
 
 def pick_cell(board: FloodBoard, colour: int) -> int:
@@ -128,7 +105,7 @@ class FloodPlayer:
         self.say = say or (lambda _m: None)
         self.clock = clock
         self.sleep = sleep
-        x, y, w, h = profile.grid.box()
+        x, y, w, h = profile.grid.rect()
         self.region: Region = (x - 2, y - 2, w + 4, h + 4)
 
     # -- frames ---------------------------------------------------------------
@@ -162,31 +139,20 @@ class FloodPlayer:
 
     # -- session --------------------------------------------------------------
 
-    def run(self) -> Outcome:
-        out = Outcome()
-        try:
-            for g in range(1, self.games + 1):
-                board = self._start_game(g)
-                res = self._play(g, board)
-                out.games.append(res)
-                self.log.write(
-                    event="game_over",
-                    game=g,
-                    result=res.result,
-                    seconds=round(res.seconds, 3),
-                    moves=res.moves,
-                    planned=res.planned,
-                    optimal=res.optimal,
-                )
-                self.say(f"game {g}: {res.result} in {res.moves} moves, {res.seconds:.2f} s")
-        except FloodStop as stop:
-            out.stopped, out.user_stop = stop.reason, stop.user
-            self.log.write(event="stop", reason=stop.reason, user=stop.user)
-        except FailSafe as exc:
-            out.stopped, out.user_stop = str(exc), True
-            self.log.write(event="stop", reason=str(exc), user=True)
-        self.log.write(event="summary", games=len(out.games), wins=out.wins)
-        return out
+    def run(self) -> Outcome[GameResult]:
+        def report(res: GameResult) -> tuple[dict[str, object], str]:
+            fields: dict[str, object] = {
+                "seconds": round(res.seconds, 3),
+                "moves": res.moves,
+                "planned": res.planned,
+                "optimal": res.optimal,
+            }
+            line = f"game {res.game}: {res.result} in {res.moves} moves, {res.seconds:.2f} s"
+            return fields, line
+
+        return run_games(
+            self.games, lambda g: self._play(g, self._start_game(g)), report, self.log, self.say
+        )
 
     def _start_game(self, number: int) -> FloodBoard:
         if number > 1:
@@ -232,7 +198,7 @@ class FloodPlayer:
 
     def _learn_palette(self) -> None:
         img = self.capture.grab(self.region)
-        shifted = self.profile.grid.shifted(-self.region[0], -self.region[1])
+        shifted = self.profile.grid.moved(-self.region[0], -self.region[1])
         try:
             palette = learn_palette(img, shifted, self.profile.palette)
         except FloodVisionError as exc:
@@ -251,7 +217,7 @@ class FloodPlayer:
             self._check_stop()
             cell = pick_cell(board, colour)
             row, col = divmod(cell, board.width)
-            x, y = self.profile.grid.centre(row, col)
+            x, y = cell_centre(self.profile.grid, row, col)
             self._check_inside(x, y)
             self.mouse.click(x, y)
             moves += 1
@@ -290,109 +256,6 @@ class FloodPlayer:
         return GameResult(number, "won", self.clock() - t0, moves, len(sol.moves), sol.optimal)
 
     def _check_inside(self, x: int, y: int) -> None:
-        left, top, w, h = self.profile.grid.box()
-        if not (left <= x < left + w and top <= y < top + h):
-            raise FloodStop(f"refusing to click ({x}, {y}) outside the board {self.profile.grid}")
-
-
-# -- command -------------------------------------------------------------------------
-
-
-def _say(msg: str) -> None:
-    print(f"msolver flood: {msg}", file=sys.stderr, flush=True)
-
-
-def run_play(args: argparse.Namespace) -> int:
-    """`msolver flood play`: returns the exit status."""
-    from msolver.io.capture import open_capture
-    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, PynputHotkeys
-    from msolver.io.mouse import MouseError, open_mouse, split_combo
-
-    if args.games < 1:
-        _say(f"error: --games {args.games}: must be at least 1")
-        return EXIT_BAD_INPUT
-    try:
-        split_combo(args.new_game_key)
-    except ValueError as exc:
-        _say(f"error: --new-game-key: {exc}")
-        return EXIT_BAD_INPUT
-    try:
-        capture = open_capture()
-    except CaptureError as exc:
-        _say(f"error: {exc}")
-        return EXIT_STOPPED
-    try:
-        profile = _profile(args, capture)
-    except FloodVisionError as exc:
-        _say(f"error: {exc}")
-        capture.close()
-        return EXIT_BAD_INPUT
-    keys: Any
-    try:
-        keys = PynputHotkeys(args.hotkey, args.stop_key)
-    except HotkeyError as exc:
-        if not args.start_now:
-            _say(f"error: cannot listen for the start key: {exc} (use --start-now)")
-            capture.close()
-            return EXIT_BAD_INPUT
-        _say(f"warning: no stop hotkey ({exc}); the screen-corner fail-safe still stops it")
-        keys = FakeHotkeys()
-    log = EventLog(args.log_json) if args.log_json else None
-    try:
-        if args.start_now:
-            keys.start.set()
-        else:
-            _say(f"ready: press {args.hotkey} to start, {args.stop_key} to stop")
-            while not keys.start.wait(0.05):
-                if keys.stop.is_set():
-                    _say("stopped before the start")
-                    return 0
-        try:
-            mouse = open_mouse("auto", capture.screen())
-        except MouseError as exc:
-            _say(f"error: no mouse ({exc}); nothing was clicked")
-            return EXIT_STOPPED
-        player = FloodPlayer(
-            profile,
-            capture,
-            mouse,
-            keys,
-            games=args.games,
-            budget_s=args.budget,
-            new_game_key=args.new_game_key,
-            timing=Timing(delay_s=max(0.0, args.delay)),
-            log=log,
-            say=_say,
-        )
-        outcome = player.run()
-    finally:
-        if log is not None:
-            log.close()
-        keys.close()
-        capture.close()
-    n = len(outcome.games)
-    print(f"played {n} game{'s' if n != 1 else ''}: {outcome.wins} won, {n - outcome.wins} lost")
-    if outcome.stopped is not None:
-        _say(f"stopped: {outcome.stopped}")
-        return 0 if outcome.user_stop else EXIT_STOPPED
-    return 0
-
-
-def _profile(args: argparse.Namespace, capture: Capture) -> FloodProfile:
-    if args.profile:
-        return FloodProfile.load(args.profile)
-    left, top, _, _ = capture.screen()
-    try:
-        img = capture.grab()
-    except CaptureError as exc:
-        raise FloodVisionError(f"cannot grab the screen: {exc}") from exc
-    prof = calibrate(img)
-    grid = prof.grid.shifted(left, top)  # image pixels -> virtual-screen pixels
-    prof = FloodProfile(grid, prof.palette)
-    if getattr(args, "save_profile", None):
-        prof.save(args.save_profile)
-    _say(
-        f"calibrated: {grid.cols}x{grid.rows} cells, pitch {grid.pitch_x:.1f} px, "
-        f"{len(prof.palette)} colours"
-    )
-    return prof
+        grid = self.profile.grid
+        if not grid.inside(x, y):
+            raise FloodStop(f"refusing to click ({x}, {y}) outside the board {grid.rect()}")

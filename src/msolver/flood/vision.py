@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from msolver.files import atomic_open
 from msolver.flood.core import FloodBoard
+from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, as_rgb
 
 SYMBOLS = "123456789abcdefg"
@@ -43,41 +44,17 @@ class FloodVisionError(ValueError):
     """No Flood-It board in the image, or a frame that does not read as one."""
 
 
-@dataclass(frozen=True, slots=True)
-class FloodGrid:
-    """Cell (r, c) has its centre at (left + (c + 0.5) * pitch_x, top + (r + 0.5) * pitch_y)."""
-
-    left: float
-    top: float
-    pitch_x: float
-    pitch_y: float
-    cols: int
-    rows: int
-
-    def centre(self, row: int, col: int) -> tuple[int, int]:
-        return (
-            round(self.left + (col + 0.5) * self.pitch_x),
-            round(self.top + (row + 0.5) * self.pitch_y),
-        )
-
-    def box(self) -> tuple[int, int, int, int]:
-        """(left, top, width, height) covering the whole grid, in image pixels."""
-        x0, y0 = int(np.floor(self.left)), int(np.floor(self.top))
-        x1 = int(np.ceil(self.left + self.cols * self.pitch_x))
-        y1 = int(np.ceil(self.top + self.rows * self.pitch_y))
-        return (x0, y0, x1 - x0, y1 - y0)
-
-    def shifted(self, dx: float, dy: float) -> FloodGrid:
-        return FloodGrid(
-            self.left + dx, self.top + dy, self.pitch_x, self.pitch_y, self.cols, self.rows
-        )
+def cell_centre(grid: Grid, row: int, col: int) -> tuple[int, int]:
+    """The nearest whole pixel to a cell's centre: where Flood-It is sampled and clicked."""
+    x, y = grid.centre_xy(row, col)
+    return (round(x), round(y))
 
 
 @dataclass(frozen=True, slots=True)
 class FloodProfile:
     """A calibration: where the grid is (screen pixels) and the learned colours."""
 
-    grid: FloodGrid
+    grid: Grid  # screen pixels
     palette: tuple[tuple[int, int, int], ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -85,10 +62,10 @@ class FloodProfile:
         return {
             "kind": "flood",
             "grid": {
-                "left": g.left,
-                "top": g.top,
-                "pitch_x": g.pitch_x,
-                "pitch_y": g.pitch_y,
+                "left": g.origin[0],
+                "top": g.origin[1],
+                "pitch_x": g.pitch[0],
+                "pitch_y": g.pitch[1],
                 "cols": g.cols,
                 "rows": g.rows,
             },
@@ -101,13 +78,11 @@ class FloodProfile:
             if data.get("kind") != "flood":
                 raise FloodVisionError(f"{where}: not a Flood-It profile (kind != 'flood')")
             g = data["grid"]
-            grid = FloodGrid(
-                float(g["left"]),
-                float(g["top"]),
-                float(g["pitch_x"]),
-                float(g["pitch_y"]),
-                int(g["cols"]),
-                int(g["rows"]),
+            grid = Grid(
+                (float(g["left"]), float(g["top"])),
+                (float(g["pitch_x"]), float(g["pitch_y"])),
+                rows=int(g["rows"]),
+                cols=int(g["cols"]),
             )
             palette = tuple(
                 (int(c[0]), int(c[1]), int(c[2])) for c in data["palette"]
@@ -116,7 +91,7 @@ class FloodProfile:
             if isinstance(exc, FloodVisionError):
                 raise
             raise FloodVisionError(f"{where}: malformed Flood-It profile ({exc!r})") from exc
-        if grid.cols < 2 or grid.rows < 2 or grid.pitch_x < 1 or grid.pitch_y < 1:
+        if grid.cols < 2 or grid.rows < 2 or grid.pitch[0] < 1 or grid.pitch[1] < 1:
             raise FloodVisionError(f"{where}: grid {grid} is not a usable board")
         if not 2 <= len(palette) <= len(SYMBOLS):
             raise FloodVisionError(f"{where}: palette has {len(palette)} colours")
@@ -185,7 +160,7 @@ def _count_cells(
     return None if best is None else best[1]
 
 
-def find_grid(image: Image) -> FloodGrid:
+def find_grid(image: Image) -> Grid:
     """Locate the board; FloodVisionError with the reason when there is none."""
     import cv2
 
@@ -223,18 +198,18 @@ def find_grid(image: Image) -> FloodGrid:
         raise FloodVisionError(
             f"no Flood-It board: no regular cell boundaries in the {w}x{h} area at {x0},{y0}"
         )
-    grid = FloodGrid(x0 - sep, y0 - sep, span_x / cols, span_y / rows, cols, rows)
+    grid = Grid((x0 - sep, y0 - sep), (span_x / cols, span_y / rows), rows=rows, cols=cols)
     _check_flat(rgb16, grid)
     return grid
 
 
-def _centres(rgb16: npt.NDArray[np.int16], grid: FloodGrid) -> npt.NDArray[np.int16]:
+def _centres(rgb16: npt.NDArray[np.int16], grid: Grid) -> npt.NDArray[np.int16]:
     """Median colour of a small patch at each cell centre, (rows, cols, 3)."""
-    r = max(1, int(min(grid.pitch_x, grid.pitch_y) // 6))
+    r = max(1, int(min(grid.pitch) // 6))
     out = np.zeros((grid.rows, grid.cols, 3), dtype=np.int16)
     for row in range(grid.rows):
         for col in range(grid.cols):
-            cx, cy = grid.centre(row, col)
+            cx, cy = cell_centre(grid, row, col)
             patch = rgb16[cy - r : cy + r + 1, cx - r : cx + r + 1].reshape(-1, 3)
             if patch.shape[0] == 0:
                 raise FloodVisionError(f"row {row + 1}, col {col + 1}: cell lies off the image")
@@ -242,11 +217,11 @@ def _centres(rgb16: npt.NDArray[np.int16], grid: FloodGrid) -> npt.NDArray[np.in
     return out
 
 
-def _check_flat(rgb16: npt.NDArray[np.int16], grid: FloodGrid) -> None:
-    r = max(1, int(min(grid.pitch_x, grid.pitch_y) // 4))
+def _check_flat(rgb16: npt.NDArray[np.int16], grid: Grid) -> None:
+    r = max(1, int(min(grid.pitch) // 4))
     for row in range(grid.rows):
         for col in range(grid.cols):
-            cx, cy = grid.centre(row, col)
+            cx, cy = cell_centre(grid, row, col)
             patch = rgb16[cy - r : cy + r + 1, cx - r : cx + r + 1].reshape(-1, 3)
             spread = int((patch.max(axis=0) - patch.min(axis=0)).max())
             if spread > 40:
@@ -257,7 +232,7 @@ def _check_flat(rgb16: npt.NDArray[np.int16], grid: FloodGrid) -> None:
 
 
 def learn_palette(
-    image: Image, grid: FloodGrid, known: tuple[tuple[int, int, int], ...] = ()
+    image: Image, grid: Grid, known: tuple[tuple[int, int, int], ...] = ()
 ) -> tuple[tuple[int, int, int], ...]:
     """`known` plus every new cell colour, new ones sorted (stable across sessions)."""
     cells = _centres(as_rgb(image).astype(np.int16), grid).reshape(-1, 3)
@@ -298,7 +273,7 @@ class FloodRead:
 def read_board(image: Image, profile: FloodProfile, offset: tuple[int, int] = (0, 0)) -> FloodRead:
     """Read the cells of `image`, whose top-left pixel is screen point `offset`."""
     rgb16 = as_rgb(image).astype(np.int16)
-    grid = profile.grid.shifted(-offset[0], -offset[1])
+    grid = profile.grid.moved(-offset[0], -offset[1])
     try:
         cells = _centres(rgb16, grid)
     except FloodVisionError as exc:

@@ -13,7 +13,6 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-Image = npt.NDArray[np.uint8]
 # (left, top, width, height) in virtual-screen pixels.
 Region = tuple[int, int, int, int]
 
@@ -27,7 +26,7 @@ class Capture(Protocol):
         """The bounding box of all monitors."""
         ...
 
-    def grab(self, region: Region | None = None) -> Image:
+    def grab(self, region: Region | None = None) -> npt.NDArray[np.uint8]:
         """RGB pixels of `region`, or of the whole screen when None."""
         ...
 
@@ -70,7 +69,7 @@ class MssCapture:
     def screen(self) -> Region:
         return self._screen
 
-    def grab(self, region: Region | None = None) -> Image:
+    def grab(self, region: Region | None = None) -> npt.NDArray[np.uint8]:
         left, top, width, height = _clip(region or self._screen, self._screen)
         try:
             shot = self._sct.grab({"left": left, "top": top, "width": width, "height": height})
@@ -94,7 +93,7 @@ class RecordedCapture:
 
     def __init__(
         self,
-        frames: Sequence[Image] | Callable[[], Image],
+        frames: Sequence[npt.NDArray[np.uint8]] | Callable[[], npt.NDArray[np.uint8]],
         origin: tuple[int, int] = (0, 0),
     ) -> None:
         self._frames = frames
@@ -102,7 +101,7 @@ class RecordedCapture:
         self.origin = origin
         self.grabs = 0
 
-    def _current(self) -> Image:
+    def _current(self) -> npt.NDArray[np.uint8]:
         if callable(self._frames):
             return self._frames()
         if not self._frames:
@@ -115,12 +114,12 @@ class RecordedCapture:
         img = self._peek()
         return (self.origin[0], self.origin[1], int(img.shape[1]), int(img.shape[0]))
 
-    def _peek(self) -> Image:
+    def _peek(self) -> npt.NDArray[np.uint8]:
         if callable(self._frames):
             return self._frames()
         return self._frames[min(self._next, len(self._frames) - 1)]
 
-    def grab(self, region: Region | None = None) -> Image:
+    def grab(self, region: Region | None = None) -> npt.NDArray[np.uint8]:
         self.grabs += 1
         img = self._current()
         screen = (self.origin[0], self.origin[1], int(img.shape[1]), int(img.shape[0]))

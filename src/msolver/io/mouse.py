@@ -57,6 +57,11 @@ def split_combo(combo: str) -> list[str]:
     return [p if len(p) == 1 else p.lower() for p in parts]
 
 
+def join_combo(parts: list[str]) -> str:
+    """["ctrl", "n"] -> "ctrl+n": the printer `split_combo` reads back."""
+    return "+".join(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One recorded action of the fake mouse."""

@@ -9,10 +9,8 @@ anything does not add up: it never clicks on a guess about the screen.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 
@@ -23,29 +21,25 @@ from msolver.core.board import (
     UNKNOWN,
     WRONG_FLAG,
     Board,
+    Result,
     neighbours_table,
     state_char,
 )
+from msolver.core.clock import Clock, RealClock
 from msolver.core.game import FirstClick
 from msolver.core.solver import Decision, Solver
-from msolver.io.capture import Capture, CaptureError, Image
+from msolver.io.capture import Capture, CaptureError
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
-from msolver.play.log import EventLog
-from msolver.play.naming import decide_among
 from msolver.play.plan import Click, plan
-from msolver.play.target import NewGame, Reader, Reading
+from msolver.play.target import NewGame, park_point
+from msolver.shell.log import EventLog
+from msolver.shell.session import Outcome, Stop, run_games
+from msolver.vision.image import Image
+from msolver.vision.naming import decide_among
+from msolver.vision.reading import Reader, Reading
 
-Result = Literal["won", "lost"]
-
-
-class PlayStop(Exception):
-    """The player stopped before the games were done; `user` when a person asked it to."""
-
-    def __init__(self, reason: str, *, user: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.user = user
+PlayStop = Stop  # the shared session's stop, under the name this player's callers know
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +49,6 @@ class GameResult:
     seconds: float
     clicks: int
     frames: int
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    games: tuple[GameResult, ...]
-    stopped: str | None = None
-    user_stop: bool = False
-
-    @property
-    def wins(self) -> int:
-        return sum(1 for g in self.games if g.result == "won")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +77,7 @@ class Settings:
 
 def game_state(board: Board) -> Result | None:
     """Won or lost, from the board alone; None while the game goes on."""
-    if any(s in (MINE, EXPLODED, WRONG_FLAG) for s in board.cells):
-        return "lost"
-    opened = sum(1 for s in board.cells if s >= 0)
-    if opened == board.size - board.mines:
-        return "won"
-    return None
+    return board.outcome()
 
 
 def _where(board: Board, index: int) -> str:
@@ -131,7 +109,7 @@ class Player:
         settings: Settings | None = None,
         log: EventLog | None = None,
         say: Callable[[str], None] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | None = None,
     ) -> None:
         self.reader = reader
         self.capture = capture
@@ -141,11 +119,13 @@ class Player:
         self.settings = settings or Settings()
         self.log = log or EventLog(None)
         self.say = say or (lambda _msg: None)
-        self.clock = clock
+        self._clock: Clock = clock or RealClock()
+        self.clock = self._clock.monotonic
+        self.sleep = self._clock.sleep
         self.grid = reader.grid
         self.region = self.grid.rect()
         self.solver = Solver(self.settings.first_click, batch_proven=True)
-        self.park = self.grid.park_point(capture.screen())
+        self.park = park_point(self.grid, capture.screen())
         self.last_board: Board | None = None
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
@@ -161,31 +141,20 @@ class Player:
 
     # -- the whole session -----------------------------------------------------
 
-    def run(self) -> Outcome:
-        results: list[GameResult] = []
-        try:
-            for g in range(1, self.settings.games + 1):
-                if g > 1:
-                    self._start_new_game(self.last_board)
-                res = self._play_game(g)
-                results.append(res)
-                self.log.write(
-                    event="game_over",
-                    game=g,
-                    result=res.result,
-                    seconds=round(res.seconds, 3),
-                    clicks=res.clicks,
-                )
-                self.say(
-                    f"game {g}: {res.result} in {res.seconds:.2f} s, {res.clicks} clicks, "
-                    f"{res.frames} frames"
-                )
-        except PlayStop as stop:
-            outcome = Outcome(tuple(results), stop.reason, stop.user)
-        else:
-            outcome = Outcome(tuple(results))
-        self.log.write(event="summary", games=len(outcome.games), wins=outcome.wins)
-        return outcome
+    def run(self) -> Outcome[GameResult]:
+        def play(g: int) -> GameResult:
+            if g > 1:
+                self._start_new_game(self.last_board)
+            return self._play_game(g)
+
+        def report(res: GameResult) -> tuple[dict[str, object], str]:
+            fields: dict[str, object] = {"seconds": round(res.seconds, 3), "clicks": res.clicks}
+            return fields, (
+                f"game {res.game}: {res.result} in {res.seconds:.2f} s, {res.clicks} clicks, "
+                f"{res.frames} frames"
+            )
+
+        return run_games(self.settings.games, play, report, self.log, self.say)
 
     # -- one game -------------------------------------------------------------------
 
@@ -216,7 +185,7 @@ class Player:
                 if self.clock() > recheck_until:
                     raise
                 self.rereads += 1
-                time.sleep(0.01)
+                self.sleep(0.01)
                 image, reading = self._look(self._grab(), prev, _opens(sent))
                 continue
             over = game_state(board)
@@ -259,7 +228,7 @@ class Player:
         for click in clicks:
             self._check_stop()
             self._check_target(board, click)
-            x, y = self.grid.center(click.index)
+            x, y = self.grid.centre(click.index)
             if click.kind == "chord":
                 button: Button = self.chord_buttons[0]
             else:
@@ -296,7 +265,7 @@ class Player:
 
     def _check_target(self, board: Board, click: Click) -> None:
         """The last gate before a click: on the board, and on a cell of the right kind."""
-        x, y = self.grid.center(click.index)
+        x, y = self.grid.centre(click.index)
         if not self.grid.inside(x, y) or self.grid.cell_at(x, y) != click.index:
             raise PlayStop(f"refused a click at ({x}, {y}): outside the calibrated board")
         state = board.cells[click.index]
@@ -372,7 +341,7 @@ class Player:
                     "covered or closed?) or shows tiles not learned yet"
                 )
             self._check_stop()
-            time.sleep(0.02)
+            self.sleep(0.02)
             image = self._grab()
 
     def _open_zero(self, board: Board) -> int | None:
@@ -391,11 +360,11 @@ class Player:
         image = self._grab()
         while np.array_equal(image, before) and self.clock() < deadline:
             self._check_stop()
-            time.sleep(0.001)
+            self.sleep(0.001)
             image = self._grab()
         settle_end = self.clock() + self.settings.settle
         while self.clock() < deadline:
-            time.sleep(self.settings.settle / 4)
+            self.sleep(self.settings.settle / 4)
             again = self._grab()
             if not np.array_equal(again, image):
                 image = again
@@ -486,11 +455,11 @@ class Player:
                 reading = self.reader.read(image)
                 if self._fresh(reading, last):
                     # The same fresh board twice in a row: the redraw is over.
-                    time.sleep(0.03)
+                    self.sleep(0.03)
                     again = self.reader.read(self._grab())
                     if again.board == reading.board:
                         return
-                time.sleep(0.01)
+                self.sleep(0.01)
             if attempt < attempts:
                 self.say(f"the new-game action ({ng}) showed no fresh board yet; trying again")
         raise PlayStop(
@@ -504,7 +473,7 @@ class Player:
         last = self._grab()
         since = self.clock()
         while self.clock() < deadline and self.clock() - since < quiet:
-            time.sleep(0.01)
+            self.sleep(0.01)
             image = self._grab()
             if not np.array_equal(image, last):
                 last, since = image, self.clock()

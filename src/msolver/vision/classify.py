@@ -79,7 +79,7 @@ _FLAT = 0.1  # a core peak under this (above the ink floor) is no stroke
 _EDGE_SCALE = 0.5  # deviation (above the floor) of a full-strength border line
 
 if TYPE_CHECKING:
-    from msolver.vision.grid import Grid
+    from msolver.vision.geometry import Grid
 
 
 class ReadError(ValueError):
@@ -860,13 +860,11 @@ def board_visible(
 
 def observed_unknown_tile(rgb: Image, grid: Grid) -> Image:
     """The typical unopened tile of a (mostly blank) board: per-pixel median of all cells."""
-    origin, pitch, rows, cols = grid.origin, grid.pitch, grid.rows, grid.cols
-    w, h = round(pitch[0]), round(pitch[1])
+    w, h = grid.cell_size
+    xs, ys = grid.cell_edges()
     stack = []
-    for r in range(rows):
-        for c in range(cols):
-            x = px(origin[0] + c * pitch[0])
-            y = px(origin[1] + r * pitch[1])
+    for y in ys[:-1]:
+        for x in xs[:-1]:
             tile = rgb[y : y + h, x : x + w]
             if tile.shape[:2] == (h, w):
                 stack.append(tile)
@@ -967,37 +965,3 @@ def fit_tilesets(
     for f in chosen:
         per_set[f.index] = f.mean_distance
     return replace(winner, per_set=tuple(per_set))
-
-
-def rescale_tiles(
-    tiles: Mapping[str, Sequence[Image]], size: tuple[int, int]
-) -> dict[str, tuple[Image, ...]]:
-    """Tiles resized to (width, height) pixels."""
-
-    out: dict[str, tuple[Image, ...]] = {}
-    for label, variants in tiles.items():
-        scaled = []
-        for t in variants:
-            if (t.shape[1], t.shape[0]) == size:
-                scaled.append(t)
-            else:
-                scaled.append(_rescale(t, size))
-        out[label] = tuple(scaled)
-    return out
-
-
-def _rescale(tile: Image, size: tuple[int, int]) -> Image:
-    """A tile as a scaled screen shows it: resampled amid tiles, not alone.
-
-    A display scaler blends each tile's edge with its neighbour; scaling a
-    3x3 mosaic of the tile and keeping the middle gets those edges right for
-    a board of like tiles (a blank board) and close for the rest.
-    """
-    import cv2
-
-    w, h = size
-    interp = cv2.INTER_AREA if tile.shape[1] > w else cv2.INTER_LINEAR
-    mosaic = np.tile(tile, (3, 3, 1))
-    big = cv2.resize(mosaic, (3 * w, 3 * h), interpolation=interp)
-    out: Image = np.ascontiguousarray(big[h : 2 * h, w : 2 * w], dtype=np.uint8)
-    return out

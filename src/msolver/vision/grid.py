@@ -14,12 +14,11 @@ Refusals carry a reason: no lattice of tiles at all, or two separate boards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import numpy.typing as npt
 
 from msolver.core.game import LEVELS
+from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, ImageError, as_rgb
 from msolver.vision.image import px as whole_px
 from msolver.vision.profile import BUILTIN_NAMES, Profile, ProfileError, load_profile
@@ -39,16 +38,6 @@ _THEME_READABLE = 0.98
 
 class CalibrationError(ValueError):
     """No board, or an ambiguous one, in the image; one-line message with the reason."""
-
-
-@dataclass(frozen=True, slots=True)
-class Grid:
-    """A board lattice in image pixels: cell (r, c) box starts at origin + (c, r) * pitch."""
-
-    origin: tuple[float, float]
-    pitch: tuple[float, float]
-    rows: int
-    cols: int
 
 
 def _flat_components(rgb: Image) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
@@ -229,7 +218,8 @@ def calibrate(
             )
     if not 0 < mines < grid.rows * grid.cols:
         raise CalibrationError(f"{mines} mines do not fit a {grid.cols}x{grid.rows} board")
-    from msolver.vision.classify import fit_tilesets, observed_unknown_tile, rescale_tiles
+    from msolver.vision.classify import fit_tilesets, observed_unknown_tile
+    from msolver.vision.tiles import rescale_tiles
 
     if theme is not None:
         try:
@@ -289,10 +279,12 @@ def calibrate(
     prof = Profile(
         name=name,
         theme=theme_name,
-        origin=(origin[0] + screen_origin[0], origin[1] + screen_origin[1]),
-        pitch=pitch,
-        rows=grid.rows,
-        cols=grid.cols,
+        grid=Grid(
+            origin=(origin[0] + screen_origin[0], origin[1] + screen_origin[1]),
+            pitch=pitch,
+            rows=grid.rows,
+            cols=grid.cols,
+        ),
         mines=mines,
         tiles=tiles,
         new_game=new_game if new_game is not None else (base.new_game if base else None),

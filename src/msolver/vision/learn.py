@@ -35,7 +35,8 @@ import numpy as np
 
 from msolver.core.board import Board, neighbours_table
 from msolver.vision.classify import K, _features, sample_cells
-from msolver.vision.grid import CalibrationError, Grid, find_grid
+from msolver.vision.geometry import Grid
+from msolver.vision.grid import CalibrationError, find_grid
 from msolver.vision.image import Image, as_rgb, px
 from msolver.vision.profile import LABELS, STATE_OF_LABEL, Profile
 
@@ -85,12 +86,11 @@ def align_grid(grid: Grid, examples: Sequence[tuple[Image, Board]]) -> Grid:
 
 def cell_tiles(rgb: Image, grid: Grid) -> list[Image]:
     """Raw tile image of every cell (row-major), cut at whole pixels, one pitch square."""
-    w, h = round(grid.pitch[0]), round(grid.pitch[1])
+    w, h = grid.cell_size
+    xs, ys = grid.cell_edges()
     out = []
-    for r in range(grid.rows):
-        for c in range(grid.cols):
-            x = px(grid.origin[0] + c * grid.pitch[0])
-            y = px(grid.origin[1] + r * grid.pitch[1])
+    for y in ys[:-1]:
+        for x in xs[:-1]:
             out.append(np.ascontiguousarray(rgb[y : y + h, x : x + w]))
     return out
 
@@ -142,10 +142,7 @@ def profile_from_examples(
     return Profile(
         name=name,
         theme=theme,
-        origin=g.origin,
-        pitch=g.pitch,
-        rows=g.rows,
-        cols=g.cols,
+        grid=g,
         mines=mines,
         tiles=out,
         new_game=new_game,
@@ -308,10 +305,7 @@ def learn_theme(
     prof = Profile(
         name=name,
         theme=theme,
-        origin=grid.origin,
-        pitch=grid.pitch,
-        rows=rows,
-        cols=cols,
+        grid=Grid(grid.origin, grid.pitch, rows, cols),
         mines=mines,
         tiles={k: tuple(v) for k, v in out.items()},
     )

@@ -1,7 +1,7 @@
 """The calibration profile: where a board is on the screen and what its tiles look like.
 
-A profile is a frozen value. Geometry is in *screen* pixels (all monitors, as
-mss monitor 0 reports them, so it may be negative on a left/top monitor):
+A profile is a frozen value. Its `grid` is in *screen* pixels (all monitors,
+as mss monitor 0 reports them, so it may be negative on a left/top monitor):
 cell (row, col) occupies the box whose top-left corner is
 ``origin + (col * pitch_x, row * pitch_y)`` and whose size is one pitch; the
 box includes any gap between tiles, so boxes tile the board without holes.
@@ -32,14 +32,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG
 from msolver.files import atomic_open
+from msolver.vision.geometry import Grid
+from msolver.vision.image import Image
+from msolver.vision.tiles import rescale_tiles
 
 FORMAT_VERSION = 1
-
-Image = npt.NDArray[np.uint8]
 
 # Class labels a profile may carry tiles for, and the board state each means.
 LABELS: tuple[str, ...] = (
@@ -81,60 +81,33 @@ class Profile:
 
     name: str
     theme: str
-    origin: tuple[float, float]
-    pitch: tuple[float, float]
-    rows: int
-    cols: int
+    grid: Grid  # screen pixels
     mines: int
     tiles: Mapping[str, tuple[Image, ...]] = field(default_factory=dict)
     new_game: str | None = None
     version: int = FORMAT_VERSION
 
-    # -- geometry ---------------------------------------------------------------
+    # -- the grid's numbers, for reading ----------------------------------------
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        return self.grid.origin
+
+    @property
+    def pitch(self) -> tuple[float, float]:
+        return self.grid.pitch
+
+    @property
+    def rows(self) -> int:
+        return self.grid.rows
+
+    @property
+    def cols(self) -> int:
+        return self.grid.cols
 
     @property
     def cell_size(self) -> tuple[int, int]:
-        """(width, height) of one cell box in whole pixels."""
-        return (round(self.pitch[0]), round(self.pitch[1]))
-
-    def cell_box(self, row: int, col: int) -> tuple[float, float, float, float]:
-        """(left, top, width, height) of a cell's box in screen pixels."""
-        self._check_cell(row, col)
-        return (
-            self.origin[0] + col * self.pitch[0],
-            self.origin[1] + row * self.pitch[1],
-            self.pitch[0],
-            self.pitch[1],
-        )
-
-    def cell_center(self, row: int, col: int) -> tuple[int, int]:
-        """Screen pixel at the centre of a cell (where to click)."""
-        self._check_cell(row, col)
-        return (
-            int(self.origin[0] + (col + 0.5) * self.pitch[0]),
-            int(self.origin[1] + (row + 0.5) * self.pitch[1]),
-        )
-
-    def board_rect(self) -> tuple[int, int, int, int]:
-        """(left, top, width, height) of the whole board in screen pixels (rounded outward)."""
-        left = int(np.floor(self.origin[0]))
-        top = int(np.floor(self.origin[1]))
-        right = int(np.ceil(self.origin[0] + self.cols * self.pitch[0]))
-        bottom = int(np.ceil(self.origin[1] + self.rows * self.pitch[1]))
-        return (left, top, right - left, bottom - top)
-
-    def contains(self, x: float, y: float) -> bool:
-        """True when screen point (x, y) is inside the board."""
-        left, top, w, h = self.board_rect()
-        return left <= x < left + w and top <= y < top + h
-
-    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
-        """(row, col) under screen point (x, y), or None off the board."""
-        col = int(np.floor((x - self.origin[0]) / self.pitch[0]))
-        row = int(np.floor((y - self.origin[1]) / self.pitch[1]))
-        if 0 <= row < self.rows and 0 <= col < self.cols:
-            return (row, col)
-        return None
+        return self.grid.cell_size
 
     def tiles_at(self, size: tuple[int, int] | None = None) -> dict[str, tuple[Image, ...]]:
         """Tile variants per label at `size` (width, height; default: the cell size).
@@ -154,8 +127,6 @@ class Profile:
                 continue
             near = min(abs(t.shape[0] - h) + abs(t.shape[1] - w) for t in variants)
             picked = [t for t in variants if abs(t.shape[0] - h) + abs(t.shape[1] - w) == near]
-            from msolver.vision.classify import rescale_tiles
-
             out[label] = rescale_tiles({label: picked}, (w, h))[label]
         return out
 
@@ -170,14 +141,14 @@ class Profile:
 
     def moved_to(self, origin: tuple[float, float]) -> Profile:
         """The same profile with the board at another screen position."""
-        return replace(self, origin=(float(origin[0]), float(origin[1])))
+        return self.with_changes(origin=(float(origin[0]), float(origin[1])))
 
     def with_changes(self, **changes: Any) -> Profile:
+        """A copy with fields changed; origin, pitch, rows and cols change the grid."""
+        geometry = {k: changes.pop(k) for k in ("origin", "pitch", "rows", "cols") if k in changes}
+        if geometry:
+            changes["grid"] = replace(self.grid, **geometry)
         return replace(self, **changes)
-
-    def _check_cell(self, row: int, col: int) -> None:
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IndexError(f"cell ({row}, {col}) is outside the {self.rows}x{self.cols} board")
 
     # -- serialisation -------------------------------------------------------------
 
@@ -218,10 +189,12 @@ class Profile:
             prof = cls(
                 name=str(data["name"]),
                 theme=str(data["theme"]),
-                origin=(float(data["origin"][0]), float(data["origin"][1])),
-                pitch=(float(data["pitch"][0]), float(data["pitch"][1])),
-                rows=int(data["rows"]),
-                cols=int(data["cols"]),
+                grid=Grid(
+                    origin=(float(data["origin"][0]), float(data["origin"][1])),
+                    pitch=(float(data["pitch"][0]), float(data["pitch"][1])),
+                    rows=int(data["rows"]),
+                    cols=int(data["cols"]),
+                ),
                 mines=int(data["mines"]),
                 tiles=tiles,
                 new_game=None if data.get("new_game") is None else str(data["new_game"]),

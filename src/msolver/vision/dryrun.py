@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from msolver.bench import apply_moves
+from msolver.core.bench import apply_moves
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver
@@ -159,7 +159,7 @@ def _play_solver_only(game: Game, solver: Solver) -> bool:
         if dec.status != "ok" or not dec.moves:
             return False
         apply_moves(game, dec.moves)
-    return game.status is Status.WON
+    return game.board.outcome() == "won"
 
 
 def run_dryrun(
@@ -210,7 +210,7 @@ def run_dryrun(
                 stopped += 1
                 break
             apply_moves(game, dec.moves)
-        wins += game.status is Status.WON
+        wins += game.board.outcome() == "won"
         ref = Game(lv.width, lv.height, lv.mines, seed=game_seed, first_click=first_click)
         solver_wins += _play_solver_only(ref, Solver(first_click=first_click))
     return DryRunReport(

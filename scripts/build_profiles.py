@@ -7,7 +7,7 @@ A game recorded at several tile sizes keeps the tiles of every size; the
 geometry is that of its default size, with the window at the screen's
 top-left corner (as the games map under Xvfb with no window manager).
 
-    /work/venv/bin/python calibration/build_profiles.py
+    /work/venv/bin/python scripts/build_profiles.py
 """
 
 from __future__ import annotations

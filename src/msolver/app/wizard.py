@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from msolver.io.capture import Capture, CaptureError, Image, Region
+from msolver.io.capture import Capture, CaptureError, Region
 from msolver.play.target import NewGame
+from msolver.vision.image import Image
 
 if TYPE_CHECKING:
     from msolver.vision.profile import Profile
@@ -212,7 +213,7 @@ def _wizard(
 def _ask_new_game(
     image: Image, prof: Profile, origin: tuple[int, int], ask: Ask, say: Callable[[str], None]
 ) -> str | None:
-    face = find_face(image, prof.board_rect(), origin)
+    face = find_face(image, prof.grid.rect(), origin)
     if face is not None:
         say(f"found a face button above the board at screen ({face[0]}, {face[1]})")
         default = f"click:{face[0]},{face[1]}"

@@ -1,7 +1,7 @@
 """`msolver flood solve|bench|play`: the Flood-It commands.
 
-Argument parsing and files only; screen and mouse libraries are imported
-inside `play`, so `flood solve` and `flood bench` never load them.
+Argument parsing, files and printing only; screen and mouse libraries are
+imported inside `play`, so `flood solve` and `flood bench` never load them.
 """
 
 from __future__ import annotations
@@ -9,24 +9,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from msolver.app.errors import EXIT_STOPPED, EXIT_USAGE, CommandError, reporting
+from msolver.flood.bench import bench_boards
 from msolver.flood.core import FloodBoard, FloodBoardError, read_boards, winning
 from msolver.flood.solver import solve
 
+if TYPE_CHECKING:
+    from msolver.flood.vision import FloodProfile
+    from msolver.io.capture import Capture
+
 SOLVE_BUDGET_S = 5.0
 BENCH_BUDGET_S = 1.0
-
-
-class UsageError(Exception):
-    """Bad input: printed as one line, exit status 2."""
-
-
-def _fail(msg: str) -> int:
-    print(f"msolver: error: {msg}", file=sys.stderr)
-    return 2
 
 
 def _read_text(src: str | None) -> tuple[str, str]:
@@ -36,7 +32,7 @@ def _read_text(src: str | None) -> tuple[str, str]:
     try:
         return Path(src).read_text(), src
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{src}: cannot read ({exc})") from exc
+        raise CommandError(f"{src}: cannot read ({exc})") from exc
 
 
 def _positive(text: str) -> float:
@@ -50,14 +46,11 @@ def _positive(text: str) -> float:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    text, where = _read_text(args.file)
     try:
-        text, where = _read_text(args.file)
-        try:
-            board = FloodBoard.parse(text, args.colours)
-        except FloodBoardError as exc:
-            raise UsageError(f"{where}: {exc}") from exc
-    except UsageError as exc:
-        return _fail(str(exc))
+        board = FloodBoard.parse(text, args.colours)
+    except FloodBoardError as exc:
+        raise CommandError(f"{where}: {exc}") from exc
     sol = solve(board, budget_s=args.budget)
     moves = sol.text(board)
     if args.json:
@@ -69,91 +62,38 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def bench_boards(
-    boards: list[FloodBoard],
-    optimal: list[int] | None,
-    limit: int,
-    budget_s: float,
-    strategy: str = "astar",
-    depth: int = 4,
-) -> dict[str, Any]:
-    """Solve every board, check each answer by replaying it, and sum up."""
-    from msolver.flood.baselines import lookahead
-
-    total = wins = hits = proved = 0
-    ms: list[float] = []
-    # CPU time of this process: the cost on one core, whatever else the machine runs.
-    wall0 = time.perf_counter()
-    for k, board in enumerate(boards):
-        t0 = time.process_time()
-        if strategy == "astar":
-            sol = solve(board, budget_s=budget_s)
-            moves, is_optimal = sol.moves, sol.optimal
-        else:
-            moves = lookahead(board, 1 if strategy == "greedy" else depth)
-            is_optimal = False
-        ms.append((time.process_time() - t0) * 1000)
-        if not winning(board, moves):
-            raise AssertionError(f"board {k + 1}: the {strategy} moves do not win")  # a bug
-        n = len(moves)
-        total += n
-        wins += n <= limit
-        proved += is_optimal
-        if optimal is not None:
-            hits += n == optimal[k]
-    count = len(boards)
-    return {
-        "boards": count,
-        "total_moves": total,
-        "mean_moves": round(total / count, 3),
-        "wins": wins,
-        "limit": limit,
-        "optimal_hits": hits if optimal is not None else None,
-        "optimal_total": sum(optimal) if optimal is not None else None,
-        "proved_optimal": proved,
-        "ms_per_board": round(sum(ms) / count, 1),
-        "ms_max": round(max(ms), 1),
-        "wall_s": round(time.perf_counter() - wall0, 1),
-        "budget_s": budget_s,
-        "strategy": strategy if strategy != "lookahead" else f"lookahead{depth}",
-    }
-
-
 def _read_optimal(path: str, boards: list[FloodBoard], count: int | None) -> list[int]:
     text, where = _read_text(path)
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if count is not None:
         lines = lines[:count]
     if len(lines) != len(boards):
-        raise UsageError(f"{where}: {len(lines)} solutions for {len(boards)} boards")
+        raise CommandError(f"{where}: {len(lines)} solutions for {len(boards)} boards")
     out = []
     for k, (line, board) in enumerate(zip(lines, boards, strict=True), 1):
         try:
             moves = [board.symbol_index(ch) for ch in line]
         except FloodBoardError as exc:
-            raise UsageError(f"{where}: line {k}: {exc}") from exc
+            raise CommandError(f"{where}: line {k}: {exc}") from exc
         if not winning(board, moves):
-            raise UsageError(f"{where}: line {k}: this sequence does not win board {k}")
+            raise CommandError(f"{where}: line {k}: this sequence does not win board {k}")
         out.append(len(moves))
     return out
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    text, where = _read_text(args.boards)
     try:
-        text, where = _read_text(args.boards)
-        try:
-            boards = read_boards(text, args.colours)
-        except FloodBoardError as exc:
-            raise UsageError(f"{where}: {exc}") from exc
-        if args.depth < 1:
-            raise UsageError(f"--depth {args.depth}: must be at least 1")
-        if args.count is not None:
-            boards = boards[: args.count]
-        optimal = None
-        if args.optimal is not None:
-            optimal = _read_optimal(args.optimal, boards, args.count)
-    except UsageError as exc:
-        return _fail(str(exc))
+        boards = read_boards(text, args.colours)
+    except FloodBoardError as exc:
+        raise CommandError(f"{where}: {exc}") from exc
+    if args.depth < 1:
+        raise CommandError(f"--depth {args.depth}: must be at least 1")
+    if args.count is not None:
+        boards = boards[: args.count]
+    optimal = None
+    if args.optimal is not None:
+        optimal = _read_optimal(args.optimal, boards, args.count)
     result = bench_boards(boards, optimal, args.limit, args.budget, args.strategy, args.depth)
     if args.json:
         print(json.dumps(result))
@@ -174,11 +114,107 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    from msolver.flood.play import run_play
+def _say(msg: str) -> None:
+    print(f"msolver flood: {msg}", file=sys.stderr, flush=True)
 
-    status: int = run_play(args)
-    return status
+
+def run_play(args: argparse.Namespace) -> int:
+    """`msolver flood play`: returns the exit status."""
+    from msolver.flood.play import FloodPlayer, Timing
+    from msolver.flood.vision import FloodVisionError
+    from msolver.io.capture import CaptureError, open_capture
+    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, PynputHotkeys
+    from msolver.io.mouse import MouseError, open_mouse, split_combo
+
+    if args.games < 1:
+        _say(f"error: --games {args.games}: must be at least 1")
+        return EXIT_USAGE
+    try:
+        split_combo(args.new_game_key)
+    except ValueError as exc:
+        _say(f"error: --new-game-key: {exc}")
+        return EXIT_USAGE
+    try:
+        capture = open_capture()
+    except CaptureError as exc:
+        _say(f"error: {exc}")
+        return EXIT_STOPPED
+    try:
+        profile = _profile(args, capture)
+    except FloodVisionError as exc:
+        _say(f"error: {exc}")
+        capture.close()
+        return EXIT_USAGE
+    keys: Any
+    try:
+        keys = PynputHotkeys(args.hotkey, args.stop_key)
+    except HotkeyError as exc:
+        if not args.start_now:
+            _say(f"error: cannot listen for the start key: {exc} (use --start-now)")
+            capture.close()
+            return EXIT_USAGE
+        _say(f"warning: no stop hotkey ({exc}); the screen-corner fail-safe still stops it")
+        keys = FakeHotkeys()
+    from msolver.shell.log import EventLog
+    from msolver.shell.session import wait_for_start
+
+    log = EventLog(args.log_json) if args.log_json else None
+    try:
+        if not wait_for_start(keys, args.start_now, args.hotkey, args.stop_key, _say):
+            _say("stopped before the start")
+            return 0
+        try:
+            mouse = open_mouse("auto", capture.screen())
+        except MouseError as exc:
+            _say(f"error: no mouse ({exc}); nothing was clicked")
+            return EXIT_STOPPED
+        player = FloodPlayer(
+            profile,
+            capture,
+            mouse,
+            keys,
+            games=args.games,
+            budget_s=args.budget,
+            new_game_key=args.new_game_key,
+            timing=Timing(delay_s=max(0.0, args.delay)),
+            log=log,
+            say=_say,
+        )
+        outcome = player.run()
+    finally:
+        if log is not None:
+            log.close()
+        keys.close()
+        capture.close()
+    n = len(outcome.games)
+    print(f"played {n} game{'s' if n != 1 else ''}: {outcome.wins} won, {n - outcome.wins} lost")
+    if outcome.stopped is not None:
+        _say(f"stopped: {outcome.stopped}")
+        return 0 if outcome.user_stop else EXIT_STOPPED
+    return 0
+
+
+def _profile(args: argparse.Namespace, capture: Capture) -> FloodProfile:
+    from msolver.flood.vision import FloodProfile, FloodVisionError, calibrate
+    from msolver.io.capture import CaptureError
+
+    if args.profile:
+        return FloodProfile.load(args.profile)
+    left, top, _, _ = capture.screen()
+    try:
+        img = capture.grab()
+    except CaptureError as exc:
+        raise FloodVisionError(f"cannot grab the screen: {exc}") from exc
+    prof = calibrate(img)
+    grid = prof.grid.moved(left, top)  # image pixels -> virtual-screen pixels
+    prof = FloodProfile(grid, prof.palette)
+    if getattr(args, "save_profile", None):
+        prof.save(args.save_profile)
+    _say(
+        f"calibrated: {grid.cols}x{grid.rows} cells, pitch {grid.pitch[0]:.1f} px, "
+        f"{len(prof.palette)} colours"
+    )
+    return prof
 
 
 def register(sub: Any) -> None:
@@ -194,7 +230,7 @@ def register(sub: Any) -> None:
         help=f"CPU seconds for A* before the beam fallback (default {SOLVE_BUDGET_S})",
     )
     s.add_argument("--colours", type=int, default=16, help="most colours allowed (default 16)")
-    s.set_defaults(handler=cmd_solve)
+    s.set_defaults(handler=reporting("msolver: error: ", cmd_solve))
 
     b = fsub.add_parser("bench", help="solve a file of boards and report totals and timings")
     b.add_argument("--boards", required=True, help="boards file (a board a line, or blocks)")
@@ -215,7 +251,7 @@ def register(sub: Any) -> None:
     )
     b.add_argument("--colours", type=int, default=16, help="most colours allowed (default 16)")
     b.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    b.set_defaults(handler=cmd_bench)
+    b.set_defaults(handler=reporting("msolver: error: ", cmd_bench))
 
     pl = fsub.add_parser("play", help="play sgt-flood (or a Flood-It window) on the screen")
     pl.add_argument("--games", type=int, default=1, help="games to play (default 1)")
@@ -231,4 +267,4 @@ def register(sub: Any) -> None:
     pl.add_argument("--new-game-key", default="n", help="key that starts a new game (default n)")
     pl.add_argument("--save-profile", metavar="FILE", help="write the calibration found")
     pl.add_argument("--delay", type=float, default=0.0, help="extra seconds between moves")
-    pl.set_defaults(handler=cmd_play)
+    pl.set_defaults(handler=run_play)

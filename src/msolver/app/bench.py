@@ -1,8 +1,4 @@
-"""`msolver solve` and `msolver bench`: the commands of the pure core.
-
-This module is the core's door to the outside (files, stdin, terminal); the
-core itself stays pure.
-"""
+"""`msolver bench`: the solver's win rate over simulated games (and against mine count)."""
 
 from __future__ import annotations
 
@@ -14,140 +10,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from msolver.core.board import Board, BoardError
+from msolver.app.errors import CommandError, reporting
 from msolver.core.game import FIRST_CLICK_RULES, LEVELS, FirstClick
-from msolver.core.solver import Solver, analyse
-
-
-class UsageError(Exception):
-    """Bad input: printed as one line, exit status 2."""
-
-
-def _fail(msg: str) -> int:
-    print(f"msolver: error: {msg}", file=sys.stderr)
-    return 2
-
-
-def _parse_board(text: str, mines: int, where: str) -> Board:
-    try:
-        return Board.parse(text, mines)
-    except BoardError as exc:
-        raise UsageError(f"{where}: {exc}") from exc
-
-
-def _check_mines(board: Board, where: str) -> None:
-    if board.mines < 0:
-        raise UsageError(f"{where}: mine count {board.mines} is negative")
-
-
-def solve_json(board: Board) -> dict[str, Any]:
-    """The `solve --json` result for one board."""
-    a = analyse(board)
-    w = board.width
-    grid: list[list[float | None]] = [
-        [a.prob[r * w + c] for c in range(w)] for r in range(board.height)
-    ]
-    out: dict[str, Any] = {
-        "status": a.status,
-        "width": w,
-        "height": board.height,
-        "probabilities": grid,
-        "safe": [list(divmod(i, w)) for i in a.safe],
-        "mines": [list(divmod(i, w)) for i in a.mines],
-        "best": None,
-    }
-    if a.status != "ok":
-        out["reason"] = a.reason
-        return out
-    if a.safe:
-        pick = a.safe[0]
-    else:
-        decision = Solver().decide(board)
-        opens = [m.index for m in decision.moves if m.kind == "open"]
-        if not opens:
-            return out
-        pick = opens[0]
-    r, c = divmod(pick, w)
-    out["best"] = {"row": r, "col": c, "p_mine": a.prob[pick]}
-    return out
-
-
-def _format_grid(board: Board, result: dict[str, Any]) -> str:
-    lines = [f"status: {result['status']}"]
-    if result["status"] != "ok":
-        lines.append(f"reason: {result.get('reason', '')}")
-        return "\n".join(lines)
-    for r in range(board.height):
-        row = []
-        for c in range(board.width):
-            s = board.at(r, c)
-            p = result["probabilities"][r][c]
-            if s >= 0:
-                row.append(f"  {s}  ")
-            elif s != -1:
-                row.append("  F  ")
-            else:
-                row.append(f"{p:5.3f}"[1:] if p < 1 else " 1.0 ")
-        lines.append(" ".join(row))
-    best = result["best"]
-    if best:
-        lines.append(
-            f"best: row {best['row']}, col {best['col']} (p_mine {best['p_mine']:.4f}); "
-            f"{len(result['safe'])} safe, {len(result['mines'])} certain mines"
-        )
-    return "\n".join(lines)
-
-
-def cmd_solve(args: argparse.Namespace) -> int:
-    try:
-        if args.batch:
-            return _solve_batch(sys.stdin, sys.stdout)
-        if args.mines is None:
-            raise UsageError("--mines N is required (the board's total mine count)")
-        if args.mines < 0:
-            raise UsageError(f"--mines {args.mines} is negative")
-        src = args.file
-        if src in (None, "-"):
-            text, where = sys.stdin.read(), "<stdin>"
-        else:
-            try:
-                text, where = Path(src).read_text(), src
-            except (OSError, UnicodeDecodeError) as exc:
-                raise UsageError(f"{src}: cannot read board text ({exc})") from exc
-        board = _parse_board(text, args.mines, where)
-        result = solve_json(board)
-    except UsageError as exc:
-        return _fail(str(exc))
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(_format_grid(board, result))
-    return 0
-
-
-def _solve_batch(inp: IO[str], out: IO[str]) -> int:
-    for lineno, line in enumerate(inp, 1):
-        if not line.strip():
-            continue
-        where = f"<stdin> line {lineno}"
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"{where}, column {exc.colno}: not JSON ({exc.msg})") from exc
-        if not isinstance(item, dict) or "board" not in item or "mines" not in item:
-            raise UsageError(f'{where}: expected {{"board": TEXT, "mines": N}}')
-        mines = item["mines"]
-        if not isinstance(mines, int) or isinstance(mines, bool) or mines < 0:
-            raise UsageError(f"{where}: mines must be a non-negative integer, got {mines!r}")
-        if not isinstance(item["board"], str):
-            raise UsageError(f"{where}: board must be a string")
-        board = _parse_board(item["board"], mines, where)
-        out.write(json.dumps(solve_json(board)) + "\n")
-        out.flush()
-    return 0
-
-
-# -- bench ----------------------------------------------------------------------
 
 
 def _bench_size(args: argparse.Namespace) -> tuple[int, int, int]:
@@ -160,10 +24,10 @@ def _bench_size(args: argparse.Namespace) -> tuple[int, int, int]:
     height = args.height if args.height is not None else height
     mines = args.mines if args.mines is not None else mines
     if width < 1 or height < 1:
-        raise UsageError(f"board size {width}x{height} is empty")
+        raise CommandError(f"board size {width}x{height} is empty")
     room = width * height - (9 if args.first_click == "opening" else 1)
     if not 0 <= mines <= room:
-        raise UsageError(
+        raise CommandError(
             f"{mines} mines do not fit a {width}x{height} board with the "
             f"{args.first_click!r} first click (at most {max(room, 0)})"
         )
@@ -180,7 +44,7 @@ def _run_with_progress(
     workers: int,
     label: str,
 ) -> list[Any]:
-    from msolver import bench
+    from msolver.core import bench
 
     if not sys.stderr.isatty():
         return bench.run(width, height, mines, rule, games, seed, workers)
@@ -209,18 +73,15 @@ def _atomic_write(path: Path, write: Any) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from msolver import bench
+    from msolver.core import bench
 
-    try:
-        if args.games < 1:
-            raise UsageError(f"--games {args.games} must be at least 1")
-        if args.workers < 1:
-            raise UsageError(f"--workers {args.workers} must be at least 1")
-        if args.sweep_mines:
-            return _sweep(args)
-        width, height, mines = _bench_size(args)
-    except UsageError as exc:
-        return _fail(str(exc))
+    if args.games < 1:
+        raise CommandError(f"--games {args.games} must be at least 1")
+    if args.workers < 1:
+        raise CommandError(f"--workers {args.workers} must be at least 1")
+    if args.sweep_mines:
+        return _sweep(args)
+    width, height, mines = _bench_size(args)
     # Wall time shows how --workers scales; solver time alone cannot.
     started = time.perf_counter()
     results = _run_with_progress(
@@ -263,22 +124,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from msolver import bench
+    from msolver.core import bench
 
     try:
         lo_s, _, hi_s = args.sweep_mines.partition(":")
         lo, hi = int(lo_s), int(hi_s)
     except ValueError:
-        raise UsageError(
+        raise CommandError(
             f"--sweep-mines {args.sweep_mines!r}: expected LO:HI, e.g. 10:35"
         ) from None
     if lo > hi or lo < 0:
-        raise UsageError(f"--sweep-mines {args.sweep_mines!r}: need 0 <= LO <= HI")
+        raise CommandError(f"--sweep-mines {args.sweep_mines!r}: need 0 <= LO <= HI")
     width = args.width or 10
     height = args.height or 10
     room = width * height - (9 if args.first_click == "opening" else 1)
     if hi > room:
-        raise UsageError(f"--sweep-mines: {hi} mines do not fit a {width}x{height} board")
+        raise CommandError(f"--sweep-mines: {hi} mines do not fit a {width}x{height} board")
     rows = []
     for m in range(lo, hi + 1):
         res = _run_with_progress(
@@ -340,17 +201,6 @@ def _plot(path: Path, rows: list[Any], width: int, height: int, args: argparse.N
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("solve", help="exact mine probabilities for a board text")
-    p.add_argument("file", nargs="?", help="board text file, or - for stdin")
-    p.add_argument("--mines", type=int, help="total mines on the board")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument(
-        "--batch",
-        action="store_true",
-        help='read JSON lines {"board": TEXT, "mines": N} from stdin',
-    )
-    p.set_defaults(handler=cmd_solve)
-
     b = sub.add_parser("bench", help="simulated win rate of the solver")
     b.add_argument("--level", choices=sorted(LEVELS))
     b.add_argument("--width", type=int)
@@ -364,4 +214,4 @@ def register(sub: Any) -> None:
     b.add_argument("--sweep-mines", metavar="LO:HI")
     b.add_argument("--plot", metavar="FILE.png")
     b.add_argument("--csv", metavar="FILE.csv")
-    b.set_defaults(handler=cmd_bench)
+    b.set_defaults(handler=reporting("msolver: error: ", cmd_bench))

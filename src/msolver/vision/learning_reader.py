@@ -5,7 +5,7 @@ and the unopened tile. Every cell is cut out at the profile's geometry and
 shrunk to a small colour patch; a cell whose patch is (almost) exactly that
 of a known look gets that look's state. Cells of a look never seen before
 are grouped into new looks and named from the rules of the game
-(`msolver.play.naming`). The matching is deliberately tight: native games
+(`msolver.vision.naming`). The matching is deliberately tight: native games
 draw every tile of one kind pixel for pixel alike, and a look that is only
 similar to a known one (a 4 next to a 1) must become a new look, never the
 old name.
@@ -23,18 +23,18 @@ What keeps it from learning nonsense:
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from msolver.core.board import UNKNOWN, Board
-from msolver.io.capture import Image
-from msolver.play.naming import name_looks
-from msolver.play.target import Grid, Reader, Reading
-from msolver.vision.image import px
+from msolver.core.clock import Clock, RealClock
+from msolver.vision.geometry import Grid
+from msolver.vision.image import Image
+from msolver.vision.naming import name_looks
 from msolver.vision.profile import STATE_OF_LABEL, Profile
+from msolver.vision.reading import Reader, Reading
 
 K = 8  # patch side, in samples
 # Mean squared difference (channels in 0..1) under which two patches are one
@@ -66,18 +66,21 @@ class LearningReader:
     cells it is unsure of are matched against, or learned as, new looks.
     """
 
-    def __init__(self, profile: Profile, base: Reader | None = None) -> None:
+    def __init__(
+        self, profile: Profile, base: Reader | None = None, *, clock: Clock | None = None
+    ) -> None:
         self.profile = profile
+        self._clock: Clock = clock or RealClock()
         # A reader for the theme's known tiles (a built-in theme); this reader
         # then only learns the looks it reports unsure (a 6 no recording showed).
         self._base = base
-        self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
+        self._grid = profile.grid
         left, top, _, _ = self._grid.rect()
-        self._w, self._h = round(profile.pitch[0]), round(profile.pitch[1])
-        self._xs = [
-            px(profile.origin[0] + c * profile.pitch[0]) - left for c in range(profile.cols)
-        ]
-        self._ys = [px(profile.origin[1] + r * profile.pitch[1]) - top for r in range(profile.rows)]
+        self._w, self._h = self._grid.cell_size
+        xs, ys = self._grid.cell_edges()
+        # Cells cut from a grab of the board's rectangle.
+        self._xs = [x - left for x in xs[:-1]]
+        self._ys = [y - top for y in ys[:-1]]
         self.looks: list[_Look] = []
         for label, variants in profile.tiles.items() if base is None else ():
             for tile in variants:
@@ -193,7 +196,7 @@ class LearningReader:
                 # Opened cells never change look in a game: a flash, a cover, a move.
                 return self._unread(states, new, "opened cells changed their look")
         if new:
-            now = time.monotonic()
+            now = self._clock.monotonic()
             if self._candidate is None or not np.array_equal(self._candidate[0], image):
                 # Name new looks only from a frame that holds still for a while (a
                 # cell lit under the pointer, a half-drawn frame pass in a few ms).

@@ -83,7 +83,8 @@ def play_one(
         if not decision.certain:
             guesses += 1
         apply_moves(game, decision.moves)
-    return GameResult(index, game.status is Status.WON, sum(times) / 1000, tuple(times), guesses)
+    won = game.board.outcome() == "won"
+    return GameResult(index, won, sum(times) / 1000, tuple(times), guesses)
 
 
 def _play_chunk(args: tuple[int, int, int, FirstClick, int, list[int]]) -> list[GameResult]:

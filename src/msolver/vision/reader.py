@@ -11,28 +11,18 @@ result is the same, several times faster. A frame where many cells changed
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import numpy.typing as npt
 
 from msolver.core.board import Board
-from msolver.io.capture import Image
-from msolver.play.target import Grid, Reading
 from msolver.vision.classify import ReadError, read_board
+from msolver.vision.geometry import Grid
+from msolver.vision.image import Image
 from msolver.vision.profile import Profile
+from msolver.vision.reading import Reading
 
 # Above this fraction of changed cells a full read is as cheap and simpler.
 _STRIP_MAX = 0.35
-
-
-def grid_of(profile: Profile) -> Grid:
-    return Grid(origin=profile.origin, pitch=profile.pitch, rows=profile.rows, cols=profile.cols)
-
-
-def _edges(start: float, pitch: float, n: int) -> npt.NDArray[np.int64]:
-    # Same rounding as the classifier's sampling (halves up).
-    return np.array([math.floor(start + k * pitch + 0.5) for k in range(n + 1)], dtype=np.int64)
 
 
 class VisionReader:
@@ -40,12 +30,13 @@ class VisionReader:
 
     def __init__(self, profile: Profile, *, incremental: bool = True) -> None:
         self.profile = profile
-        self._grid = grid_of(profile)
+        self._grid = profile.grid
         rect = self._grid.rect()
         self._origin = (rect[0], rect[1])
-        ox, oy = profile.origin[0] - rect[0], profile.origin[1] - rect[1]
-        self._xs = _edges(ox, profile.pitch[0], profile.cols)
-        self._ys = _edges(oy, profile.pitch[1], profile.rows)
+        # Cell edges in a grab of the board's rectangle, rounded as the classifier samples.
+        xs, ys = self._grid.moved(-rect[0], -rect[1]).cell_edges()
+        self._xs = np.array(xs, dtype=np.int64)
+        self._ys = np.array(ys, dtype=np.int64)
         whole = all(abs(p - round(p)) < 1e-6 for p in profile.pitch)
         self._incremental = incremental and whole
         self._even = whole and bool(

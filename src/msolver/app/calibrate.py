@@ -1,0 +1,124 @@
+"""`msolver calibrate`: find the board in a screenshot (or on screen) and save a profile."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from msolver.app.errors import fail as _fail_to
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "calibrate",
+        help="find the board in a screenshot (or on the screen) and save a profile",
+        description="Find the board from a screenshot of a blank board and save a profile.",
+    )
+    p.add_argument(
+        "--image",
+        help="screenshot PNG (default: the wizard on a terminal, else one grab of all screens)",
+    )
+    p.add_argument(
+        "--name", default=None, help="profile name (default: the theme found, or 'custom')"
+    )
+    p.add_argument("--mines", type=int, default=None, help="mine count (standard sizes: guessed)")
+    p.add_argument(
+        "--new-game",
+        default=None,
+        metavar="KEY|click:X,Y",
+        help="how to start a new game: a key such as n, ctrl+n, F2, or click:X,Y (screen px)",
+    )
+    p.add_argument("--theme", default=None, help="use this built-in theme's tiles")
+    p.add_argument("--json", action="store_true", help="print the profile summary as JSON")
+    p.set_defaults(handler=calibrate_command)
+
+
+def _fail(msg: str) -> int:
+    return _fail_to(f"msolver: {msg}")
+
+
+def check_new_game(text: str | None) -> str | None:
+    """A --new-game value, as the player will read it; ValueError names what is wrong.
+
+    The player's own parser decides, so a profile saved here is one `play` accepts.
+    """
+    from msolver.play.target import NewGame
+
+    if text is None:
+        return None
+    try:
+        return str(NewGame.parse(text))
+    except ValueError as exc:
+        raise ValueError(f"--new-game {text!r}: {exc}") from exc
+
+
+def calibrate_command(args: argparse.Namespace) -> int:
+    """Handler for `msolver calibrate` (the player's wizard may call it with its own args)."""
+
+    from msolver.vision.grid import CalibrationError, calibrate
+    from msolver.vision.image import ImageError, read_png
+    from msolver.vision.profile import ProfileError, save_profile
+
+    if not args.image and sys.stdin.isatty():
+        # A person at a terminal gets the wizard (it shows what it found and
+        # asks what it cannot see); a script without --image gets one grab.
+        from msolver.app.wizard import run_wizard
+
+        return run_wizard(args)
+    try:
+        new_game = check_new_game(getattr(args, "new_game", None))
+    except ValueError as exc:
+        return _fail(str(exc))
+    screen_origin = (0, 0)
+    try:
+        if args.image:
+            img = read_png(args.image)
+            where = args.image
+        else:
+            from msolver.io.capture import CaptureError, open_capture
+
+            where = "screen"
+            try:
+                cap = open_capture()
+                screen = cap.screen()
+                img = cap.grab(screen)
+            except CaptureError as exc:
+                return _fail(f"calibrate: cannot grab the screen: {exc}")
+            screen_origin = (screen[0], screen[1])
+        prof = calibrate(
+            img,
+            mines=args.mines,
+            screen_origin=screen_origin,
+            name=args.name or "custom",
+            new_game=new_game,
+            theme=getattr(args, "theme", None),
+        )
+        name = args.name or (prof.theme if prof.theme != "custom" else "custom")
+        path = save_profile(prof, name)
+    except (ImageError, CalibrationError, ProfileError) as exc:
+        return _fail(f"calibrate {where if 'where' in locals() else ''}: {exc}".replace(" :", ":"))
+    summary = {
+        "name": name,
+        "theme": prof.theme,
+        "path": str(path),
+        "origin": [round(v, 2) for v in prof.origin],
+        "pitch": [round(v, 3) for v in prof.pitch],
+        "rows": prof.rows,
+        "cols": prof.cols,
+        "mines": prof.mines,
+        "labels": sorted(prof.tiles),
+        "new_game": prof.new_game,
+    }
+    if getattr(args, "json", False):
+        print(json.dumps(summary))
+    else:
+        print(
+            f"profile {name!r} ({prof.theme}): {prof.cols}x{prof.rows}, {prof.mines} mines, "
+            f"origin {summary['origin']}, pitch {summary['pitch']}, tiles {len(prof.tiles)} kinds"
+        )
+        print(f"saved {path}")
+    return 0
+
+

@@ -1,0 +1,46 @@
+"""The command layer's one error and one exit-code convention.
+
+Every command ends in one of three statuses: 0 done (or stopped by the user),
+1 stopped for another reason (safety, no screen, no board), 2 bad input (a
+bad option, file or profile; nothing was clicked or overwritten). A command
+raises `CommandError` with one clear sentence; `main` prints it after the
+command's own prefix and returns its status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+EXIT_OK = 0
+EXIT_STOPPED = 1
+EXIT_USAGE = 2
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class CommandError(Exception):
+    """One sentence for the user and the exit status it ends with (bad input by default)."""
+
+    def __init__(self, msg: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(msg)
+        self.code = code
+
+
+def fail(msg: str, code: int = EXIT_USAGE) -> int:
+    """Print `msg` as one line on stderr; return the exit status."""
+    print(msg, file=sys.stderr)
+    return code
+
+
+def reporting(prefix: str, handler: Handler) -> Handler:
+    """`handler`, with a `CommandError` printed as '<prefix><message>' and its status returned."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except CommandError as exc:
+            return fail(f"{prefix}{exc}", exc.code)
+
+    return run

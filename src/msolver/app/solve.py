@@ -1,0 +1,142 @@
+"""`msolver solve`: exact mine probabilities for a board in text form."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from msolver.app.errors import CommandError, reporting
+from msolver.core.board import Board, BoardError
+from msolver.core.solver import Solver, analyse
+
+
+def _parse_board(text: str, mines: int, where: str) -> Board:
+    try:
+        return Board.parse(text, mines)
+    except BoardError as exc:
+        raise CommandError(f"{where}: {exc}") from exc
+
+
+def _check_mines(board: Board, where: str) -> None:
+    if board.mines < 0:
+        raise CommandError(f"{where}: mine count {board.mines} is negative")
+
+
+def solve_json(board: Board) -> dict[str, Any]:
+    """The `solve --json` result for one board."""
+    a = analyse(board)
+    w = board.width
+    grid: list[list[float | None]] = [
+        [a.prob[r * w + c] for c in range(w)] for r in range(board.height)
+    ]
+    out: dict[str, Any] = {
+        "status": a.status,
+        "width": w,
+        "height": board.height,
+        "probabilities": grid,
+        "safe": [list(divmod(i, w)) for i in a.safe],
+        "mines": [list(divmod(i, w)) for i in a.mines],
+        "best": None,
+    }
+    if a.status != "ok":
+        out["reason"] = a.reason
+        return out
+    if a.safe:
+        pick = a.safe[0]
+    else:
+        decision = Solver().decide(board)
+        opens = [m.index for m in decision.moves if m.kind == "open"]
+        if not opens:
+            return out
+        pick = opens[0]
+    r, c = divmod(pick, w)
+    out["best"] = {"row": r, "col": c, "p_mine": a.prob[pick]}
+    return out
+
+
+def _format_grid(board: Board, result: dict[str, Any]) -> str:
+    lines = [f"status: {result['status']}"]
+    if result["status"] != "ok":
+        lines.append(f"reason: {result.get('reason', '')}")
+        return "\n".join(lines)
+    for r in range(board.height):
+        row = []
+        for c in range(board.width):
+            s = board.at(r, c)
+            p = result["probabilities"][r][c]
+            if s >= 0:
+                row.append(f"  {s}  ")
+            elif s != -1:
+                row.append("  F  ")
+            else:
+                row.append(f"{p:5.3f}"[1:] if p < 1 else " 1.0 ")
+        lines.append(" ".join(row))
+    best = result["best"]
+    if best:
+        lines.append(
+            f"best: row {best['row']}, col {best['col']} (p_mine {best['p_mine']:.4f}); "
+            f"{len(result['safe'])} safe, {len(result['mines'])} certain mines"
+        )
+    return "\n".join(lines)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    if args.batch:
+        return _solve_batch(sys.stdin, sys.stdout)
+    if args.mines is None:
+        raise CommandError("--mines N is required (the board's total mine count)")
+    if args.mines < 0:
+        raise CommandError(f"--mines {args.mines} is negative")
+    src = args.file
+    if src in (None, "-"):
+        text, where = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, where = Path(src).read_text(), src
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"{src}: cannot read board text ({exc})") from exc
+    board = _parse_board(text, args.mines, where)
+    result = solve_json(board)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(_format_grid(board, result))
+    return 0
+
+
+def _solve_batch(inp: IO[str], out: IO[str]) -> int:
+    for lineno, line in enumerate(inp, 1):
+        if not line.strip():
+            continue
+        where = f"<stdin> line {lineno}"
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{where}, column {exc.colno}: not JSON ({exc.msg})") from exc
+        if not isinstance(item, dict) or "board" not in item or "mines" not in item:
+            raise CommandError(f'{where}: expected {{"board": TEXT, "mines": N}}')
+        mines = item["mines"]
+        if not isinstance(mines, int) or isinstance(mines, bool) or mines < 0:
+            raise CommandError(f"{where}: mines must be a non-negative integer, got {mines!r}")
+        if not isinstance(item["board"], str):
+            raise CommandError(f"{where}: board must be a string")
+        board = _parse_board(item["board"], mines, where)
+        out.write(json.dumps(solve_json(board)) + "\n")
+        out.flush()
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("solve", help="exact mine probabilities for a board text")
+    p.add_argument("file", nargs="?", help="board text file, or - for stdin")
+    p.add_argument("--mines", type=int, help="total mines on the board")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--batch",
+        action="store_true",
+        help='read JSON lines {"board": TEXT, "mines": N} from stdin',
+    )
+    p.set_defaults(handler=reporting("msolver: error: ", cmd_solve))

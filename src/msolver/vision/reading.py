@@ -1,0 +1,54 @@
+"""One read of the board, and the reader's interface the player drives.
+
+`Reading` is what a reader saw in one grab; `Reader` is whatever turns a
+grab of `grid.rect()` into a reading (the classifier, the learner, a test's
+fake). Both sit with the readers in vision: the player only uses them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from msolver.core.board import Board
+from msolver.vision.geometry import Grid
+from msolver.vision.image import Image
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One read of the board: the board and the cells read with low confidence."""
+
+    board: Board
+    low_confidence: tuple[int, ...] = ()
+    # Why the reader could not read the board at all (then every cell is low).
+    problem: str = ""
+    # A theme still being learned may show a look that could be one of several
+    # numbers: then every board that fits is given (`board` is the first), and
+    # `unsure` holds the opened cells whose number differs between them.
+    alternatives: tuple[Board, ...] = ()
+    unsure: frozenset[int] = frozenset()
+
+
+class Reader(Protocol):
+    """Reads the board from a grab of `grid.rect()`."""
+
+    @property
+    def grid(self) -> Grid: ...
+
+    @property
+    def mines(self) -> int: ...
+
+    def read(self, image: Image) -> Reading: ...
+
+    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
+        """Called after each batch with the cells it right-clicked and those it
+        opened on a guess (a reader learning a theme names a new look on exactly
+        the flagged cells the flag, and one on a guessed cell may be the mine
+        that went off)."""
+        ...
+
+    def learn(self, image: Image, board: Board) -> None:
+        """Called with a finished board whose every cell is known from the game's rules,
+        so a reader that is still learning a theme can add the tiles it saw."""
+        ...
