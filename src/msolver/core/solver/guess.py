@@ -38,8 +38,10 @@ from __future__ import annotations
 
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import FirstClick
-from msolver.core.solver.constraints import Constraints, Inconsistent, build
-from msolver.core.solver.probability import Analysis, analyse
+from msolver.core.solver.constraints import MINE_STATES, Constraints
+from msolver.core.solver.probability import Analysis, layouts_and_least
+
+Cons = list[tuple[tuple[int, ...], int]]
 
 # Cells whose mine probability is within this of the safest are candidates.
 TOLERANCE = 0.04
@@ -75,19 +77,48 @@ def _edge_rank(board: Board, i: int) -> int:
     return sum(1 for j in board.neighbours(i) if board.cells[j] == UNKNOWN)
 
 
-def _next_safety(board: Board, i: int, value: int) -> tuple[int, float]:
+def _after(board: Board, cs: Constraints, i: int, value: int) -> Cons | None:
+    """The constraints once cell i shows `value`, or None if none can fit.
+
+    The same set `build` makes from the board with i opened: only the numbers
+    next to i lose it, and i's own number joins; the rest of the board is
+    not read again.
+    """
+    cells = board.cells
+    unk: list[int] = []
+    flagged = 0
+    for j in board.neighbours(i):
+        s = cells[j]
+        if s == UNKNOWN:
+            unk.append(j)
+        elif s in MINE_STATES:
+            flagged += 1
+    need = value - flagged
+    if need < 0 or need > len(unk):
+        return None
+    seen: dict[tuple[int, ...], int] = {}
+    for con in cs.constraints:
+        key, n = con.cells, con.need
+        if i in key:
+            key = tuple(c for c in key if c != i)
+            if n > len(key):
+                return None
+            if not key:
+                continue
+        if seen.setdefault(key, n) != n:
+            return None
+    if unk and seen.setdefault(tuple(unk), need) != need:
+        return None
+    return list(seen.items())
+
+
+def _next_safety(board: Board, cs: Constraints, i: int, value: int) -> tuple[int, float]:
     """Layouts in which cell i shows `value`, and the safest move after that."""
-    after = board.replace({i: value})
-    cs = build(after)
-    if isinstance(cs, Inconsistent):
+    after = _after(board, cs, i, value)
+    if after is None:
         return 0, 0.0
-    a = analyse(after, cs)
-    if a.status != "ok":
-        return 0, 0.0
-    if a.safe or not cs.unknown:
-        return a.layouts, 1.0
-    best = min(p for j, p in enumerate(a.prob) if p is not None and after.cells[j] == UNKNOWN)
-    return a.layouts, 1.0 - best
+    layouts, least = layouts_and_least(after, len(cs.unknown) - 1, cs.mines_left)
+    return (layouts, 1.0 - least) if layouts else (0, 0.0)
 
 
 def forced_pair(board: Board, cs: Constraints) -> int | None:
@@ -144,7 +175,7 @@ def choose(
         flagged = sum(1 for j in board.neighbours(i) if board.cells[j] < -1)
         score = 0.0
         for v in range(flagged, nb + 1):
-            layouts, safety = _next_safety(board, i, v)
+            layouts, safety = _next_safety(board, cs, i, v)
             if layouts:
                 bonus = PROGRESS_BONUS if safety == 1.0 else 0.0
                 score += layouts / total * (safety + bonus)

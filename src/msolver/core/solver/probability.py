@@ -57,15 +57,6 @@ def _inconsistent(board: Board, reason: str) -> Analysis:
     return Analysis("inconsistent", reason, (None,) * board.size, (), (), 0, frozenset(), None)
 
 
-def _add_into(dst: Poly, src: Poly, mult: int, shift: int) -> None:
-    need = len(src) + shift
-    if len(dst) < need:
-        dst.extend([0] * (need - len(dst)))
-    for k, v in enumerate(src):
-        if v:
-            dst[k + shift] += v * mult
-
-
 def _conv(a: Poly, b: Poly) -> Poly:
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
@@ -163,11 +154,20 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
         weights = [comb(sizes[b], m) for m in range(mmax + 1)]
         plans.append((nxt, close, weights))
 
-    forward: list[dict[tuple[int, ...], Poly]] = [{(): [1]}]
+    # Polynomials travel packed into one integer, coefficient k in bits
+    # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
+    # two is then one integer operation, not a loop. Every coefficient counts
+    # layouts of at most `cells` cells (times at most 8 mines in a box for the
+    # box sums), so it stays below 2 ** (cells + 3) and never spills into the
+    # next slot: the unpacked counts are exact.
+    cells = sum(sizes)
+    width = cells + 8
+    shift = [m * width for m in range(cells + 1)]
+    forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
     trans: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]]] = []
     for i in range(n):
         nxt, close, weights = plans[i]
-        layer: dict[tuple[int, ...], Poly] = {}
+        layer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
         for state, poly in forward[i].items():
             moves = []
@@ -190,34 +190,41 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
                     continue
                 t = tuple(vals)
                 moves.append((m, t, w))
-                dst = layer.get(t)
-                if dst is None:
-                    dst = layer[t] = []
-                _add_into(dst, poly, w, m)
+                layer[t] = layer.get(t, 0) + (poly * w << shift[m])
             tlayer[state] = moves
         forward.append(layer)
         trans.append(tlayer)
 
-    backward: list[dict[tuple[int, ...], Poly]] = [{} for _ in range(n + 1)]
-    backward[n] = {(): [1]}
+    backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
+    backward[n] = {(): 1}
     for i in range(n - 1, -1, -1):
         after = backward[i + 1]
         here = backward[i]
         for state, moves in trans[i].items():
-            acc: Poly = []
+            acc = 0
             for m, t, w in moves:
                 bt = after.get(t)
                 if bt:
-                    _add_into(acc, bt, w, m)
-            if any(acc):
+                    acc += bt * w << shift[m]
+            if acc:
                 here[state] = acc
 
-    total = backward[0].get((), [])
-    if not any(total):
+    packed = backward[0].get((), 0)
+    if not packed:
         return None
+    mask = (1 << width) - 1
+
+    def unpack(x: int) -> Poly:
+        out: Poly = []
+        while x:
+            out.append(x & mask)
+            x >>= width
+        return out
+
+    total = unpack(packed)
     box_mines: list[Poly] = [[] for _ in range(n)]
     for i in range(n):
-        acc = []
+        acc = 0
         after = backward[i + 1]
         for state, fpoly in forward[i].items():
             if state not in backward[i]:
@@ -227,34 +234,61 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
                     continue
                 bt = after.get(t)
                 if bt:
-                    _add_into(acc, _conv(fpoly, bt), w * m, m)
-        box_mines[order[i]] = acc
+                    acc += fpoly * bt * (w * m) << shift[m]
+        box_mines[order[i]] = unpack(acc)
     return RegionCount(total, box_mines)
 
 
-def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analysis:
-    """Exact mine probability of every cell of `board`."""
-    if cs is None:
-        cs = build(board)
-    if isinstance(cs, Inconsistent):
-        return _inconsistent(board, cs.reason)
+Key = tuple[tuple[tuple[int, ...], int], ...]  # a region's (cells, need), sorted
 
-    # Boxes: frontier cells keyed by the constraints they touch.
-    cons = cs.constraints
+
+@dataclass(frozen=True, slots=True)
+class _Region:
+    total: Poly
+    boxes: tuple[tuple[int, ...], ...]  # the cells of each box
+    box_mines: tuple[Poly, ...]
+
+
+# Region counts by the region's constraints. A region's count depends on
+# nothing else, and most regions outlive many moves (a move changes one or
+# two) and every guess's lookahead (a candidate changes only its own), so the
+# same counts are asked for again and again. Counts are exact integers, so a
+# count from here is the count a fresh run would make.
+_CACHE: dict[Key, _Region | None] = {}
+_CACHE_MAX = 4096
+
+
+def _count(key: Key) -> _Region | None:
+    if key in _CACHE:
+        return _CACHE[key]
     sig: dict[int, list[int]] = {}
-    for k, con in enumerate(cons):
-        for cell in con.cells:
-            sig.setdefault(cell, []).append(k)
-    box_of_sig: dict[tuple[int, ...], int] = {}
-    box_cells: list[list[int]] = []
-    for cell, ks in sig.items():
-        key = tuple(ks)
-        b = box_of_sig.get(key)
+    for k, (cells, _) in enumerate(key):
+        for c in cells:
+            sig.setdefault(c, []).append(k)
+    box_of: dict[tuple[int, ...], int] = {}
+    boxes: list[list[int]] = []
+    lcons: list[list[int]] = [[] for _ in key]
+    for c, ks in sig.items():
+        t = tuple(ks)
+        b = box_of.get(t)
         if b is None:
-            b = box_of_sig[key] = len(box_cells)
-            box_cells.append([])
-        box_cells[b].append(cell)
-    # Regions: constraints joined through shared boxes (union-find).
+            b = box_of[t] = len(boxes)
+            boxes.append([])
+            for k in ks:
+                lcons[k].append(b)
+        boxes[b].append(c)
+    rc = count_region([len(b) for b in boxes], lcons, [need for _, need in key])
+    region = None
+    if rc is not None:
+        region = _Region(rc.total, tuple(tuple(b) for b in boxes), tuple(rc.box_mines))
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[key] = region
+    return region
+
+
+def _regions(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
+    """Constraints joined through shared cells, each region as its cache key."""
     parent = list(range(len(cons)))
 
     def find(x: int) -> int:
@@ -263,90 +297,141 @@ def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analy
             x = parent[x]
         return x
 
-    for key in box_of_sig:
-        r0 = find(key[0])
-        for k in key[1:]:
-            rk = find(k)
-            if rk != r0:
-                parent[rk] = r0
-    region_boxes: dict[int, list[int]] = {}
-    for key, b in box_of_sig.items():
-        region_boxes.setdefault(find(key[0]), []).append(b)
-    region_cons: dict[int, list[int]] = {}
-    for k in range(len(cons)):
-        region_cons.setdefault(find(k), []).append(k)
+    first: dict[int, int] = {}
+    for k, (cells, _) in enumerate(cons):
+        for c in cells:
+            j = first.setdefault(c, k)
+            if j != k:
+                rj, rk = find(j), find(k)
+                if rj != rk:
+                    parent[rk] = rj
+    groups: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+    for k, con in enumerate(cons):
+        groups.setdefault(find(k), []).append(con)
+    return [tuple(sorted(g)) for g in groups.values()]
 
-    counts: list[tuple[list[int], RegionCount]] = []
-    for root, boxes in region_boxes.items():
-        cids = region_cons[root]
-        cidx = {k: x for x, k in enumerate(cids)}
-        lcons: list[list[int]] = [[] for _ in cids]
-        for x, b in enumerate(boxes):
-            for k in sig[box_cells[b][0]]:
-                lcons[cidx[k]].append(x)
-        rc = count_region([len(box_cells[b]) for b in boxes], lcons, [cons[k].need for k in cids])
-        if rc is None:
-            return _inconsistent(board, "no mine layout fits the numbers")
-        counts.append((boxes, rc))
 
-    off = len(cs.unknown) - len(sig)
-    left = cs.mines_left
+@dataclass(frozen=True, slots=True)
+class _Solved:
+    weight: int
+    # per box of every region: its cells, the weighted mines in it, and the
+    # denominator (weight x size); p = num / den
+    boxes: list[tuple[tuple[int, ...], int, int]]
+    off: int  # unknown cells off the frontier
+    off_num: int  # off-frontier mine weight; off p = off_num / weight
+
+
+def _solve(
+    cons: list[tuple[tuple[int, ...], int]], n_unknown: int, mines_left: int
+) -> _Solved | str:
+    """Exact counts for deduplicated constraints, or why no layout fits."""
+    regions: list[_Region] = []
+    frontier = 0
+    for key in _regions(cons):
+        reg = _count(key)
+        if reg is None:
+            return "no mine layout fits the numbers"
+        regions.append(reg)
+        frontier += sum(len(b) for b in reg.boxes)
+
+    off = n_unknown - frontier
+    left = mines_left
 
     def ways(k: int) -> int:
         r = left - k
         return comb(off, r) if 0 <= r <= off else 0
 
     # prefix/suffix products of the region polynomials
-    q = len(counts)
+    q = len(regions)
     prefix: list[Poly] = [[1]]
-    for _, rc in counts:
-        prefix.append(_conv(prefix[-1], rc.total))
+    for reg in regions:
+        prefix.append(_conv(prefix[-1], reg.total))
     suffix: list[Poly] = [[1]] * (q + 1)
     for x in range(q - 1, -1, -1):
-        suffix[x] = _conv(counts[x][1].total, suffix[x + 1])
+        suffix[x] = _conv(regions[x].total, suffix[x + 1])
     everything = prefix[q]
     weight = sum(v * ways(k) for k, v in enumerate(everything) if v)
     if weight == 0:
         ks = [k for k, v in enumerate(everything) if v]
         if left < ks[0]:
-            why = f"the numbers need at least {ks[0]} mines but only {left} are left"
-        else:
-            why = (
-                f"the numbers hold at most {ks[-1]} mines, leaving {left - ks[-1]} "
-                f"for {off} other unknown cells"
-            )
-        return _inconsistent(board, why)
+            return f"the numbers need at least {ks[0]} mines but only {left} are left"
+        return (
+            f"the numbers hold at most {ks[-1]} mines, leaving {left - ks[-1]} "
+            f"for {off} other unknown cells"
+        )
+    boxes: list[tuple[tuple[int, ...], int, int]] = []
+    for x, reg in enumerate(regions):
+        others = _conv(prefix[x], suffix[x + 1])
+        # weight of this region having k mines, summed over everything else
+        wk = [
+            sum(o * ways(k + j) for j, o in enumerate(others) if o) for k in range(len(reg.total))
+        ]
+        for cells, bm in zip(reg.boxes, reg.box_mines, strict=True):
+            num = sum(v * wk[k] for k, v in enumerate(bm) if v)
+            boxes.append((cells, num, weight * len(cells)))
+    off_num = 0
+    if off:
+        off_num = sum(
+            v * comb(off - 1, left - k - 1)
+            for k, v in enumerate(everything)
+            if v and 0 <= left - k - 1 <= off - 1
+        )
+    return _Solved(weight, boxes, off, off_num)
 
+
+def layouts_and_least(
+    cons: list[tuple[tuple[int, ...], int]], n_unknown: int, mines_left: int
+) -> tuple[int, float]:
+    """Fitting layouts and the least mine probability of any unknown cell.
+
+    For deduplicated constraints; (0, 0.0) when no layout fits, and a least
+    probability of 0.0 when no unknown cell is left. The same figures as
+    `analyse` on the board these constraints come from.
+    """
+    if mines_left < 0 or mines_left > n_unknown:
+        return 0, 0.0
+    solved = _solve(cons, n_unknown, mines_left)
+    if isinstance(solved, str):
+        return 0, 0.0
+    if not n_unknown:
+        return solved.weight, 0.0
+    least = min((num / den for _, num, den in solved.boxes), default=1.0)
+    if solved.off:
+        least = min(least, solved.off_num / solved.weight)
+    return solved.weight, least
+
+
+def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analysis:
+    """Exact mine probability of every cell of `board`."""
+    if cs is None:
+        cs = build(board)
+    if isinstance(cs, Inconsistent):
+        return _inconsistent(board, cs.reason)
+    solved = _solve(
+        [(con.cells, con.need) for con in cs.constraints], len(cs.unknown), cs.mines_left
+    )
+    if isinstance(solved, str):
+        return _inconsistent(board, solved)
+    weight = solved.weight
     prob: list[float | None] = [None] * board.size
     for i, s in enumerate(board.cells):
         if s < 0 and s != UNKNOWN:
             prob[i] = 1.0
     safe: list[int] = []
     mines: list[int] = []
-    for x, (boxes, rc) in enumerate(counts):
-        others = _conv(prefix[x], suffix[x + 1])
-        # weight of this region having k mines, summed over everything else
-        wk = [sum(o * ways(k + j) for j, o in enumerate(others) if o) for k in range(len(rc.total))]
-        for lb, b in enumerate(boxes):
-            num = sum(v * wk[k] for k, v in enumerate(rc.box_mines[lb]) if v)
-            size = len(box_cells[b])
-            den = weight * size
-            p = num / den
-            for cell in box_cells[b]:
-                prob[cell] = p
-            if num == 0:
-                safe.extend(box_cells[b])
-            elif num == den:
-                mines.extend(box_cells[b])
+    for cells, num, den in solved.boxes:
+        p = num / den
+        for cell in cells:
+            prob[cell] = p
+        if num == 0:
+            safe.extend(cells)
+        elif num == den:
+            mines.extend(cells)
     off_p: float | None = None
-    if off:
-        num = sum(
-            v * comb(off - 1, left - k - 1)
-            for k, v in enumerate(everything)
-            if v and 0 <= left - k - 1 <= off - 1
-        )
+    if solved.off:
+        num = solved.off_num
         off_p = num / weight
-        off_cells = [c for c in cs.unknown if c not in sig]
+        off_cells = [c for c in cs.unknown if c not in cs.frontier]
         for cell in off_cells:
             prob[cell] = off_p
         if num == 0:
