@@ -18,7 +18,7 @@ import tests.core.reference_solver as ref
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver, endgame, guess
-from msolver.core.solver.constraints import Constraints, build
+from msolver.core.solver.constraints import Builder, Constraints, build
 from msolver.core.solver.probability import analyse, count_region
 from tests.core.reference_solver import endgame as ref_endgame
 from tests.core.reference_solver import guess as ref_guess
@@ -193,3 +193,29 @@ def test_seeded_games_make_the_same_decisions() -> None:
                 assert fast == slow, (level, rule, seed)
                 games += 1
     assert games == 404
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(positions, spoilt()), min_size=1, max_size=6), st.integers(0, 10**6))
+def test_incremental_constraints_equal_a_fresh_build(boards: list[Board], seed: int) -> None:
+    # Frames of one game in order (each a few cells on from the last), then
+    # jumps between unrelated boards, sizes and spoilt numbers: the builder
+    # must give what a fresh build gives every time.
+    builder = Builder()
+    rng = Random(seed)
+    for board in boards:
+        lv = next(lv for lv in LEVELS.values() if lv.width == board.width)
+        g = Game(lv.width, lv.height, lv.mines, seed=rng.randrange(10**6), first_click="safe")
+        frames = [board]
+        for _ in range(rng.randrange(6)):
+            unknown = [i for i, s in enumerate(g.board.cells) if s == UNKNOWN]
+            i = rng.choice(unknown)
+            if rng.random() < 0.3:
+                g.flag(i)
+            else:
+                g.open(i)
+            if g.status is not Status.PLAYING:
+                break
+            frames.append(g.board)
+        for frame in frames:
+            assert builder.build(frame) == build(frame)
