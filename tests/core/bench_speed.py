@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver
+from tests.core.reference_solver import Solver as ReferenceSolver
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -37,10 +38,10 @@ class Played:
     decisions: tuple[str, ...]
 
 
-def play(level: str, rule: FirstClick, seed: int, index: int) -> Played:
+def play(level: str, rule: FirstClick, seed: int, index: int, reference: bool = False) -> Played:
     lv = LEVELS[level]
     game = Game(lv.width, lv.height, lv.mines, seed=game_seed(seed, index), first_click=rule)
-    solver = Solver(rule, verify=False)
+    solver = (ReferenceSolver if reference else Solver)(rule, verify=False)
     times: list[float] = []
     record: list[str] = []
     while game.status is Status.PLAYING:
@@ -79,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--record", help="write every decision of every game here (JSON)")
     ap.add_argument("--compare", help="check the decisions against this record")
+    ap.add_argument(
+        "--reference", action="store_true", help="time the solver as it was before (4a027f8)"
+    )
     ap.add_argument("--profile", type=int, default=0, help="print this many top functions")
     a = ap.parse_args(argv)
     rule: FirstClick = a.first_click
@@ -87,14 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     if prof:
         prof.enable()
     for g in range(a.games):
-        played.append(play(a.level, rule, a.seed, g))
+        played.append(play(a.level, rule, a.seed, g, a.reference))
     if prof:
         prof.disable()
     moves = [t for p in played for t in p.move_ms]
     wins = sum(p.won for p in played)
     per_game = sum(p.cpu_ms for p in played) / len(played)
     print(
-        f"{a.level} {rule} seed {a.seed}: {len(played)} games, {wins} wins; "
+        f"{'reference ' if a.reference else ''}{a.level} {rule} seed {a.seed}: "
+        f"{len(played)} games, {wins} wins; "
         f"cpu ms/game {per_game:.2f}; per move mean {sum(moves) / len(moves):.3f} "
         f"p99 {pct(moves, 0.99):.2f} max {max(moves):.1f} ({len(moves)} moves)"
     )
@@ -102,8 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     if a.record:
         with open(a.record, "w", encoding="utf-8") as f:
             json.dump(
-                {"level": a.level, "rule": rule, "seed": a.seed,
-                 "games": [list(p.decisions) for p in played]},
+                {
+                    "level": a.level,
+                    "rule": rule,
+                    "seed": a.seed,
+                    "games": [list(p.decisions) for p in played],
+                },
                 f,
             )
     if a.compare:
