@@ -219,3 +219,19 @@ def test_incremental_constraints_equal_a_fresh_build(boards: list[Board], seed: 
             frames.append(g.board)
         for frame in frames:
             assert builder.build(frame) == build(frame)
+
+
+@settings(max_examples=80, deadline=None)
+@given(positions)
+def test_guess_choice_equals_the_reference(board: Board) -> None:
+    # The guess tier on any position (whether or not a certain move exists):
+    # the pruned lookahead must pick the same cell as the full one.
+    cs = build(board)
+    assert isinstance(cs, Constraints)
+    a = analyse(board, cs)
+    if a.status != "ok" or not cs.unknown or not any(s >= 0 for s in board.cells):
+        return
+    ref_cs = ref_guess.build(board)
+    assert isinstance(ref_cs, ref_guess.Constraints)
+    ref_a = ref_probability.analyse(board, ref_cs)
+    assert guess.choose(board, cs, a) == ref_guess.choose(board, ref_cs, ref_a)

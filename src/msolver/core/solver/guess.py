@@ -174,11 +174,19 @@ def choose(
         nb = len(board.neighbours(i))
         flagged = sum(1 for j in board.neighbours(i) if board.cells[j] < -1)
         score = 0.0
+        # The numbers not yet looked at can add at most their share of the
+        # layouts (times 1 + bonus): once even that cannot beat the best, this
+        # cell cannot be chosen, so its other numbers are not re-solved.
+        # (The 1e-9 margin dwarfs any rounding of the float sums.)
+        rest = (1.0 - float(prob[i])) * (1.0 + PROGRESS_BONUS)  # type: ignore[arg-type]
         for v in range(flagged, nb + 1):
+            if score + rest + 1e-9 < best_score + 1e-12:
+                break
             layouts, safety = _next_safety(board, cs, i, v)
             if layouts:
                 bonus = PROGRESS_BONUS if safety == 1.0 else 0.0
                 score += layouts / total * (safety + bonus)
+                rest -= layouts / total * (1.0 + PROGRESS_BONUS)
         if score > best_score + 1e-12:
             best_i, best_score = i, score
     return best_i, float(prob[best_i])  # type: ignore[arg-type]
