@@ -9,7 +9,7 @@ contradicts itself: the board is inconsistent, and we say where.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress
+from itertools import chain, compress
 from operator import ne
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board, neighbours_table
@@ -88,11 +88,6 @@ def build(board: Board) -> Constraints | Inconsistent:
     return Constraints(cons, tuple(unknown), frontier, mines_left)
 
 
-# What one opened cell says: its constraint (unknown neighbours, mines still
-# needed), None when it touches no unknown cell, or why it cannot hold.
-_Said = tuple[tuple[int, ...], int] | str | None  # None is never stored
-
-
 class Builder:
     """`build` for a stream of boards of one game: the same result, less work.
 
@@ -106,16 +101,20 @@ class Builder:
     def __init__(self) -> None:
         self._shape: tuple[int, int] = (0, 0)
         self._cells: tuple[int, ...] = ()
-        self._said: dict[int, _Said] = {}
+        self._said: dict[int, tuple[tuple[int, ...], int]] = {}
+        self._bad: dict[int, str] = {}  # cells whose number cannot hold, and why
+        self._made: dict[tuple[tuple[int, ...], int], Constraint] = {}
 
-    def _say(self, board: Board, i: int) -> _Said:
+    def _say(self, board: Board, nbrs: tuple[int, ...], i: int) -> None:
         cells = board.cells
         s = cells[i]
+        self._bad.pop(i, None)
         if s < 0:
-            return None
+            self._said.pop(i, None)
+            return
         unk: list[int] = []
         flagged = 0
-        for j in board.neighbours(i):
+        for j in nbrs:
             sj = cells[j]
             if sj == UNKNOWN:
                 unk.append(j)
@@ -129,45 +128,46 @@ class Builder:
                 if need < 0
                 else f"it needs {need} more mines but has {len(unk)} unknown neighbours"
             )
-            return f"row {r + 1}, column {c + 1}: the {s} cannot hold: {why}"
-        return (tuple(unk), need) if unk else None
+            self._bad[i] = f"row {r + 1}, column {c + 1}: the {s} cannot hold: {why}"
+            self._said.pop(i, None)
+        elif unk:
+            self._said[i] = (tuple(unk), need)
+        else:
+            self._said.pop(i, None)
 
     def build(self, board: Board) -> Constraints | Inconsistent:
         cells = board.cells
         old = self._cells
-        said = self._said
+        said, bad = self._said, self._bad
+        nbrs = neighbours_table(board.width, board.height)
         if (board.width, board.height) != self._shape or len(old) != len(cells):
             self._shape = (board.width, board.height)
             said.clear()
+            bad.clear()
             touched: set[int] = set(range(len(cells)))
         else:
-            nbrs = neighbours_table(board.width, board.height)
             touched = set()
             # compress/map walk the cells in C: most of a frame is unchanged.
             for i in compress(range(len(cells)), map(ne, old, cells)):
                 touched.add(i)
                 touched.update(nbrs[i])
         for i in touched:
-            what = self._say(board, i)
-            if what is None:
-                said.pop(i, None)
-            else:
-                said[i] = what
+            self._say(board, nbrs[i], i)
         self._cells = cells
         seen: dict[tuple[int, ...], int] = {}
+        first_bad = min(bad) if bad else len(cells)
         for i in sorted(said):
-            what = said[i]
-            if isinstance(what, str):
-                return Inconsistent(what)
-            if what is None:
-                continue
-            key, need = what
+            if i > first_bad:
+                break
+            key, need = said[i]
             if seen.setdefault(key, need) != need:
                 r, c = divmod(i, board.width)
                 return Inconsistent(
                     f"row {r + 1}, column {c + 1}: the {cells[i]} disagrees with a "
                     "neighbouring number"
                 )
+        if bad:
+            return Inconsistent(bad[first_bad])
         known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
         unknown = tuple(compress(range(len(cells)), map(UNKNOWN.__eq__, cells)))
         mines_left = board.mines - known
@@ -179,6 +179,14 @@ class Builder:
             return Inconsistent(
                 f"{mines_left} mines left but only {len(unknown)} unknown cells remain"
             )
-        cons = tuple(Constraint(k, v) for k, v in seen.items())
-        frontier = frozenset(c for k in seen for c in k)
-        return Constraints(cons, unknown, frontier, mines_left)
+        made = self._made
+        if len(made) > 4096:
+            made.clear()
+        cons = []
+        for item in seen.items():
+            con = made.get(item)
+            if con is None:
+                con = made[item] = Constraint(*item)
+            cons.append(con)
+        frontier = frozenset(chain.from_iterable(seen))
+        return Constraints(tuple(cons), unknown, frontier, mines_left)
