@@ -149,6 +149,18 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         parts.sort(key=lambda p: p & -p)
         return parts
 
+    # A cell no layout mines and every layout shows the same number never
+    # splits a group: the plain pass still tried it (and charged the work),
+    # so it is charged here without the trying. A cell every layout mines is
+    # never tried at all. The rest are the cells worth counting per group.
+    full = (1 << len(layouts)) - 1
+    mute = [not mine_of[k] and len(shown(k)) == 1 for k in range(n)]
+    mute_before = [0] * (n + 1)
+    for k in range(n):
+        mute_before[k + 1] = mute_before[k] + mute[k]
+    live = [k for k in range(n) if not mute[k] and mine_of[k] != full]
+    live_mines = [mine_of[k] for k in live]
+
     def value(group: int) -> tuple[float, int]:
         size = group.bit_count()
         if size == 1:
@@ -157,22 +169,24 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         known = memo.get(group)
         if known is not None:
             return known, -1
-        mined = [(m & group).bit_count() for m in mine_of]
+        mined = [(m & group).bit_count() for m in live_mines]
         charge(size)
         # Free information first: a cell no layout mines that splits the group.
-        for k in range(n):
-            if not mined[k]:
+        for x, k in enumerate(live):
+            if not mined[x]:
                 parts = split(group, size, k)
                 if len(parts) > 1:
+                    charge(size * mute_before[k])
                     v = sum(p.bit_count() * value(p)[0] for p in parts) / size
                     memo[group] = v
                     return v, k
+        charge(size * mute_before[n])
         # A cell can win at most the layouts it is safe in: try the safest
         # first and stop once no cell left can beat the best found, and stop
         # summing a cell's parts once the rest cannot lift it past the best.
         # The value stays exact; most of the tree is never visited.
         safe_in = sorted(
-            ((size - mined[k], k) for k in range(n) if 0 < mined[k] < size),
+            ((size - m, k) for m, k in zip(mined, live, strict=True) if 0 < m < size),
             key=lambda t: (-t[0], t[1]),
         )
         best, best_k = -1.0, -1
@@ -198,7 +212,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         return best, best_k
 
     try:
-        return value((1 << len(layouts)) - 1)
+        return value(full)
     except _OutOfBudget:
         return None
 
