@@ -23,6 +23,7 @@ exactly 0 or 1 is exact: those are the certain moves this tier adds.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
 from typing import Literal
@@ -111,12 +112,26 @@ class RegionCount:
     box_mines: list[Poly]  # per box: sum over layouts of its mines, by mine count
 
 
-def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> RegionCount | None:
-    """Count one region's layouts by mine count, and each box's mines.
+# Per position of the band order: the box's size, its constraints, how the
+# next state is formed from the current one (source slot, whether this box
+# counts, constraint, capacity still to come) and which constraints close.
+_Shape = tuple[
+    tuple[
+        int, tuple[int, ...], tuple[tuple[int, bool, int, int], ...], tuple[tuple[int, int], ...]
+    ],
+    ...,
+]
+# Plans by the region's shape (box sizes and which boxes each number sees),
+# which outlives the numbers' values: a lookahead candidate re-counts one
+# shape for every number it may show.
+_PLANS: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], tuple[list[int], _Shape]] = {}
 
-    `cons[c]` lists the boxes of constraint c, which needs `needs[c]` mines.
-    Returns None when no layout fits.
-    """
+
+def _plan(sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]) -> tuple[list[int], _Shape]:
+    key = (sizes, cons)
+    known = _PLANS.get(key)
+    if known is not None:
+        return known
     n = len(sizes)
     box_cons: list[list[int]] = [[] for _ in range(n)]
     for c, boxes in enumerate(cons):
@@ -138,21 +153,37 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
     for c in range(len(cons)):
         for i in range(lo[c] + 1, hi[c] + 1):
             active[i].append(c)
-
-    # Per position: how the next state is formed from the current one.
-    plans = []
+    shape = []
     for i in range(n):
         b = order[i]
         mine_cons = set(box_cons[b])
         src_of = {c: k for k, c in enumerate(active[i])}
-        nxt = []
-        for c in active[i + 1]:
-            cap = sum(sizes[x] for x in cons[c] if pos[x] > i)
-            nxt.append((src_of.get(c, -1), c in mine_cons, needs[c], cap))
-        close = [(src_of.get(c, -1), needs[c]) for c in box_cons[b] if hi[c] == i]
-        mmax = min([sizes[b], *(needs[c] for c in box_cons[b])])
-        weights = [comb(sizes[b], m) for m in range(mmax + 1)]
-        plans.append((nxt, close, weights))
+        nxt = tuple(
+            (src_of.get(c, -1), c in mine_cons, c, sum(sizes[x] for x in cons[c] if pos[x] > i))
+            for c in active[i + 1]
+        )
+        close = tuple((src_of.get(c, -1), c) for c in box_cons[b] if hi[c] == i)
+        shape.append((sizes[b], tuple(box_cons[b]), nxt, close))
+    if len(_PLANS) >= 4096:
+        _PLANS.clear()
+    found = _PLANS[key] = (order, tuple(shape))
+    return found
+
+
+def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> RegionCount | None:
+    """Count one region's layouts by mine count, and each box's mines.
+
+    `cons[c]` lists the boxes of constraint c, which needs `needs[c]` mines.
+    Returns None when no layout fits.
+    """
+    n = len(sizes)
+    order, shape = _plan(tuple(sizes), tuple(tuple(c) for c in cons))
+    plans = []
+    for size, box_cs, nxt_s, close_s in shape:
+        nxt = [(src, mine, needs[c], cap) for src, mine, c, cap in nxt_s]
+        close = [(src, needs[c]) for src, c in close_s]
+        mmax = min([size, *(needs[c] for c in box_cs)])
+        plans.append((nxt, close, [comb(size, m) for m in range(mmax + 1)]))
 
     # Polynomials travel packed into one integer, coefficient k in bits
     # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
@@ -169,19 +200,29 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
         nxt, close, weights = plans[i]
         layer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
+        # A state padded with a 0 reads 0 at index -1: a constraint that
+        # starts at this box has nothing assigned yet.
+        mines_at = range(len(weights))
         for state, poly in forward[i].items():
             moves = []
-            for m, w in enumerate(weights):
+            padded = (*state, 0)
+            ms: Iterable[int] = mines_at
+            if close:
+                # A number that ends at this box fixes the box's mines.
+                src, need = close[0]
+                m0 = need - padded[src]
+                ms = (m0,) if 0 <= m0 < len(weights) else ()
+            for m in ms:
                 ok = True
                 for src, need in close:
-                    if (state[src] if src >= 0 else 0) + m != need:
+                    if padded[src] + m != need:
                         ok = False
                         break
                 if not ok:
                     continue
                 vals = []
                 for src, mine, need, cap in nxt:
-                    v = (state[src] if src >= 0 else 0) + (m if mine else 0)
+                    v = padded[src] + m if mine else padded[src]
                     if v > need or v + cap < need:
                         ok = False
                         break
@@ -189,6 +230,7 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
                 if not ok:
                     continue
                 t = tuple(vals)
+                w = weights[m]
                 moves.append((m, t, w))
                 layer[t] = layer.get(t, 0) + (poly * w << shift[m])
             tlayer[state] = moves
