@@ -142,6 +142,22 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             masks = shows[k] = list(by_value.values())
         return masks
 
+    sames: list[list[int] | None] = [None] * n
+
+    def same(k: int) -> list[int]:
+        # Per layout safe at k: the layouts in which k shows the same number.
+        got = sames[k]
+        if got is None:
+            got = [0] * len(layouts)
+            for m in shown(k):
+                rest = m
+                while rest:
+                    low = rest & -rest
+                    got[low.bit_length() - 1] = m
+                    rest ^= low
+            sames[k] = got
+        return got
+
     def split(group: int, size: int, k: int) -> list[int]:
         """Cell k's parts of `group`, first-met first."""
         charge(size)
@@ -172,12 +188,22 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         mined = [(m & group).bit_count() for m in live_mines]
         charge(size)
         # Free information first: a cell no layout mines that splits the group.
+        # It splits it when some layout shows another number than the first
+        # layout does: one AND per cell, and the parts only for the one found.
+        first = (group & -group).bit_length() - 1
         for x, k in enumerate(live):
             if not mined[x]:
+                if not group & ~same(k)[first]:
+                    charge(size)
+                    continue
                 parts = split(group, size, k)
                 if len(parts) > 1:
                     charge(size * mute_before[k])
-                    v = sum(p.bit_count() * value(p)[0] for p in parts) / size
+                    v = 0.0
+                    for p in parts:
+                        c = p.bit_count()
+                        v += c * (1.0 if c == 1 else value(p)[0])
+                    v /= size
                     memo[group] = v
                     return v, k
         charge(size * mute_before[n])
@@ -201,7 +227,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             for p in parts:
                 c = p.bit_count()
                 left -= c
-                won += c * value(p)[0]
+                won += c * (1.0 if c == 1 else value(p)[0])
                 if won + left <= best * size + 1e-9:
                     break
             else:
