@@ -104,36 +104,7 @@ class Builder:
         self._said: dict[int, tuple[tuple[int, ...], int]] = {}
         self._bad: dict[int, str] = {}  # cells whose number cannot hold, and why
         self._made: dict[tuple[tuple[int, ...], int], Constraint] = {}
-
-    def _say(self, board: Board, nbrs: tuple[int, ...], i: int) -> None:
-        cells = board.cells
-        s = cells[i]
-        self._bad.pop(i, None)
-        if s < 0:
-            self._said.pop(i, None)
-            return
-        unk: list[int] = []
-        flagged = 0
-        for j in nbrs:
-            sj = cells[j]
-            if sj == UNKNOWN:
-                unk.append(j)
-            elif sj in MINE_STATES:
-                flagged += 1
-        need = s - flagged
-        if need < 0 or need > len(unk):
-            r, c = divmod(i, board.width)
-            why = (
-                f"it has {flagged} flagged neighbours"
-                if need < 0
-                else f"it needs {need} more mines but has {len(unk)} unknown neighbours"
-            )
-            self._bad[i] = f"row {r + 1}, column {c + 1}: the {s} cannot hold: {why}"
-            self._said.pop(i, None)
-        elif unk:
-            self._said[i] = (tuple(unk), need)
-        else:
-            self._said.pop(i, None)
+        self._known = 0  # flags and shown mines on the last board
 
     def build(self, board: Board) -> Constraints | Inconsistent:
         cells = board.cells
@@ -145,14 +116,45 @@ class Builder:
             said.clear()
             bad.clear()
             touched: set[int] = set(range(len(cells)))
+            known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
         else:
             touched = set()
+            known = self._known
             # compress/map walk the cells in C: most of a frame is unchanged.
             for i in compress(range(len(cells)), map(ne, old, cells)):
                 touched.add(i)
                 touched.update(nbrs[i])
+                known += (cells[i] in MINE_STATES) - (old[i] in MINE_STATES)
+        self._known = known
         for i in touched:
-            self._say(board, nbrs[i], i)
+            s = cells[i]
+            if bad:
+                bad.pop(i, None)
+            if s < 0:
+                said.pop(i, None)
+                continue
+            unk: list[int] = []
+            flagged = 0
+            for j in nbrs[i]:
+                sj = cells[j]
+                if sj == UNKNOWN:
+                    unk.append(j)
+                elif sj < UNKNOWN and sj in MINE_STATES:
+                    flagged += 1
+            need = s - flagged
+            if need < 0 or need > len(unk):
+                r, c = divmod(i, board.width)
+                why = (
+                    f"it has {flagged} flagged neighbours"
+                    if need < 0
+                    else f"it needs {need} more mines but has {len(unk)} unknown neighbours"
+                )
+                bad[i] = f"row {r + 1}, column {c + 1}: the {s} cannot hold: {why}"
+                said.pop(i, None)
+            elif unk:
+                said[i] = (tuple(unk), need)
+            else:
+                said.pop(i, None)
         self._cells = cells
         seen: dict[tuple[int, ...], int] = {}
         first_bad = min(bad) if bad else len(cells)
@@ -168,7 +170,6 @@ class Builder:
                 )
         if bad:
             return Inconsistent(bad[first_bad])
-        known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
         unknown = tuple(compress(range(len(cells)), map(UNKNOWN.__eq__, cells)))
         mines_left = board.mines - known
         if mines_left < 0:
