@@ -19,7 +19,7 @@ from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver, endgame, guess
 from msolver.core.solver.constraints import Builder, Constraints, build
-from msolver.core.solver.probability import analyse, count_region
+from msolver.core.solver.probability import analyse, count_by_free, count_region
 from tests.core.reference_solver import endgame as ref_endgame
 from tests.core.reference_solver import guess as ref_guess
 from tests.core.reference_solver import probability as ref_probability
@@ -235,3 +235,26 @@ def test_guess_choice_equals_the_reference(board: Board) -> None:
     assert isinstance(ref_cs, ref_guess.Constraints)
     ref_a = ref_probability.analyse(board, ref_cs)
     assert guess.choose(board, cs, a) == ref_guess.choose(board, ref_cs, ref_a)
+
+
+@settings(max_examples=200, deadline=None)
+@given(regions(), st.data())
+def test_counts_for_every_free_number_equal_one_count_each(
+    region: tuple[list[int], list[list[int]], list[int]], data: st.DataObject
+) -> None:
+    # One pass with the free boxes' mines in a second variable gives, for
+    # each v, what a count with one more number "v mines in the free boxes"
+    # gives (the lookahead's candidate number, every value at once).
+    sizes, cons, needs = region
+    free = sorted(data.draw(st.sets(st.integers(0, len(sizes) - 1), min_size=1, max_size=5)))
+    vmax = sum(sizes[b] for b in free)
+    fast = count_by_free(sizes, cons, needs, frozenset(free), vmax)
+    for v in range(vmax + 1):
+        slow = ref_probability.count_region(sizes, [*cons, free], [*needs, v])
+        if slow is None:
+            assert fast[v] is None, v
+            continue
+        got = fast[v]
+        assert got is not None, v
+        assert _trim(got.total) == _trim(slow.total)
+        assert [_trim(p) for p in got.box_mines] == [_trim(p) for p in slow.box_mines]

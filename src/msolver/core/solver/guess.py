@@ -39,7 +39,7 @@ from __future__ import annotations
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import FirstClick
 from msolver.core.solver.constraints import MINE_STATES, Constraints
-from msolver.core.solver.probability import Analysis, layouts_and_least
+from msolver.core.solver.probability import Analysis, layouts_and_least, prime
 
 Cons = list[tuple[tuple[int, ...], int]]
 
@@ -112,6 +112,26 @@ def _after(board: Board, cs: Constraints, i: int, value: int) -> Cons | None:
     return list(seen.items())
 
 
+def _prime(board: Board, cs: Constraints, i: int) -> None:
+    """Count cell i's lookahead region for every number it may show, at once."""
+    unk = tuple(j for j in board.neighbours(i) if board.cells[j] == UNKNOWN)
+    if not unk:
+        return
+    seen: dict[tuple[int, ...], int] = {}
+    for con in cs.constraints:
+        key, n = con.cells, con.need
+        if i in key:
+            key = tuple(c for c in key if c != i)
+            if n > len(key):
+                return
+            if not key:
+                continue
+        if seen.setdefault(key, n) != n:
+            return
+    if unk not in seen:
+        prime(list(seen.items()), unk)
+
+
 def _next_safety(board: Board, cs: Constraints, i: int, value: int) -> tuple[int, float]:
     """Layouts in which cell i shows `value`, and the safest move after that."""
     after = _after(board, cs, i, value)
@@ -179,6 +199,7 @@ def choose(
         # cell cannot be chosen, so its other numbers are not re-solved.
         # (The 1e-9 margin dwarfs any rounding of the float sums.)
         rest = (1.0 - float(prob[i])) * (1.0 + PROGRESS_BONUS)  # type: ignore[arg-type]
+        _prime(board, cs, i)
         for v in range(flagged, nb + 1):
             if score + rest + 1e-9 < best_score + 1e-12:
                 break

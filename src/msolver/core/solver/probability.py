@@ -176,6 +176,19 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
     `cons[c]` lists the boxes of constraint c, which needs `needs[c]` mines.
     Returns None when no layout fits.
     """
+    return count_by_free(sizes, cons, needs, frozenset(), 0)[0]
+
+
+def count_by_free(
+    sizes: list[int], cons: list[list[int]], needs: list[int], free: frozenset[int], vmax: int
+) -> list[RegionCount | None]:
+    """`count_region` once for every mine count 0..vmax of the `free` boxes.
+
+    The counts the region would have with one more constraint over the free
+    boxes asking for v mines, for every v in one pass: the free boxes' mines
+    are counted in a second variable of the polynomials instead of in the
+    states (a lookahead candidate's number, for every number it may show).
+    """
     n = len(sizes)
     order, shape = _plan(tuple(sizes), tuple(tuple(c) for c in cons))
     plans = []
@@ -191,13 +204,20 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
     # layouts of at most `cells` cells (times at most 8 mines in a box for the
     # box sums), so it stays below 2 ** (cells + 3) and never spills into the
     # next slot: the unpacked counts are exact.
+    # The free boxes' mines count in a second variable: v free mines shift
+    # by v * ystride, past every slot of the first.
     cells = sum(sizes)
     width = cells + 8
-    shift = [m * width for m in range(cells + 1)]
+    ystride = (cells + 1) * width
+    shifts = [
+        [m * (width + (ystride if order[i] in free else 0)) for m in range(len(plans[i][2]))]
+        for i in range(n)
+    ]
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
     trans: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]]] = []
     for i in range(n):
         nxt, close, weights = plans[i]
+        shift = shifts[i]
         layer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
         # A state padded with a 0 reads 0 at index -1: a constraint that
@@ -240,6 +260,7 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
     backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
     backward[n] = {(): 1}
     for i in range(n - 1, -1, -1):
+        shift = shifts[i]
         after = backward[i + 1]
         here = backward[i]
         for state, moves in trans[i].items():
@@ -253,8 +274,9 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
 
     packed = backward[0].get((), 0)
     if not packed:
-        return None
+        return [None] * (vmax + 1)
     mask = (1 << width) - 1
+    ymask = (1 << ystride) - 1
 
     def unpack(x: int) -> Poly:
         out: Poly = []
@@ -263,9 +285,9 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
             x >>= width
         return out
 
-    total = unpack(packed)
-    box_mines: list[Poly] = [[] for _ in range(n)]
+    sums: list[int] = [0] * n
     for i in range(n):
+        shift = shifts[i]
         acc = 0
         after = backward[i + 1]
         for state, fpoly in forward[i].items():
@@ -277,8 +299,16 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
                 bt = after.get(t)
                 if bt:
                     acc += fpoly * bt * (w * m) << shift[m]
-        box_mines[order[i]] = unpack(acc)
-    return RegionCount(total, box_mines)
+        sums[order[i]] = acc
+    out: list[RegionCount | None] = []
+    for v in range(vmax + 1):
+        at = v * ystride
+        total = (packed >> at) & ymask
+        if not total:
+            out.append(None)
+            continue
+        out.append(RegionCount(unpack(total), [unpack((x >> at) & ymask) for x in sums]))
+    return out
 
 
 Key = tuple[tuple[tuple[int, ...], int], ...]  # a region's (cells, need), sorted
@@ -327,6 +357,53 @@ def _count(key: Key) -> _Region | None:
         _CACHE.clear()
     _CACHE[key] = region
     return region
+
+
+def prime(cons: list[tuple[tuple[int, ...], int]], new: tuple[int, ...]) -> None:
+    """Count the region a new number over `new` joins, for every number at once.
+
+    `cons` are deduplicated constraints without it. The counts for each need
+    0..len(new) go into the cache under the keys `_count` would look up, so
+    a lookahead candidate's region is counted once, not once per number.
+    """
+    key: Key = ()
+    for key in _regions([*cons, (new, -1)]):
+        if any(cells == new for cells, _ in key):
+            break
+    kf = next((k for k, (cells, _) in enumerate(key) if cells == new), -1)
+    if len(key) < 2 or kf < 0:
+        return
+    keys = [(*key[:kf], (new, v), *key[kf + 1 :]) for v in range(len(new) + 1)]
+    if all(k in _CACHE for k in keys):
+        return
+    sig: dict[int, list[int]] = {}
+    for k, (cells, _) in enumerate(key):
+        for c in cells:
+            sig.setdefault(c, []).append(k)
+    box_of: dict[tuple[int, ...], int] = {}
+    boxes: list[list[int]] = []
+    lcons: list[list[int]] = [[] for _ in key]
+    for c, ks in sig.items():
+        t = tuple(ks)
+        b = box_of.get(t)
+        if b is None:
+            b = box_of[t] = len(boxes)
+            boxes.append([])
+            for k in ks:
+                lcons[k].append(b)
+        boxes[b].append(c)
+    counts = count_by_free(
+        [len(b) for b in boxes],
+        [lcons[k] for k in range(len(key)) if k != kf],
+        [need for k, (_, need) in enumerate(key) if k != kf],
+        frozenset(lcons[kf]),
+        len(new),
+    )
+    if len(_CACHE) + len(keys) >= _CACHE_MAX:
+        _CACHE.clear()
+    cells_of = tuple(tuple(b) for b in boxes)
+    for kv, rc in zip(keys, counts, strict=True):
+        _CACHE[kv] = None if rc is None else _Region(rc.total, cells_of, tuple(rc.box_mines))
 
 
 def _regions(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
