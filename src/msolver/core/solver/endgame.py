@@ -177,6 +177,17 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     live = [k for k in range(n) if not mute[k] and mine_of[k] != full]
     live_mines = [mine_of[k] for k in live]
 
+    def part_value(p: int, c: int) -> float:
+        # value(p)[0] with its work charged the same, without the call when
+        # the answer is at hand (one layout, or already searched).
+        if c == 1:
+            return 1.0
+        known = memo.get(p)
+        if known is None:
+            return value(p)[0]
+        charge(c)
+        return known
+
     def value(group: int) -> tuple[float, int]:
         size = group.bit_count()
         if size == 1:
@@ -191,22 +202,25 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         # It splits it when some layout shows another number than the first
         # layout does: one AND per cell, and the parts only for the one found.
         first = (group & -group).bit_length() - 1
-        for x, k in enumerate(live):
-            if not mined[x]:
-                if not group & ~same(k)[first]:
-                    charge(size)
+        tried = 0  # cells tried that did not split: charged in one sum
+        for k, m in zip(live, mined, strict=True):
+            if not m:
+                sm = sames[k]
+                if sm is None:
+                    sm = same(k)
+                if not group & ~sm[first]:
+                    tried += 1
                     continue
+                charge(size * (tried + mute_before[k]))
                 parts = split(group, size, k)
-                if len(parts) > 1:
-                    charge(size * mute_before[k])
-                    v = 0.0
-                    for p in parts:
-                        c = p.bit_count()
-                        v += c * (1.0 if c == 1 else value(p)[0])
-                    v /= size
-                    memo[group] = v
-                    return v, k
-        charge(size * mute_before[n])
+                v = 0.0
+                for p in parts:
+                    c = p.bit_count()
+                    v += c * part_value(p, c)
+                v /= size
+                memo[group] = v
+                return v, k
+        charge(size * (tried + mute_before[n]))
         # A cell can win at most the layouts it is safe in: try the safest
         # first and stop once no cell left can beat the best found, and stop
         # summing a cell's parts once the rest cannot lift it past the best.
@@ -227,7 +241,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             for p in parts:
                 c = p.bit_count()
                 left -= c
-                won += c * (1.0 if c == 1 else value(p)[0])
+                won += c * part_value(p, c)
                 if won + left <= best * size + 1e-9:
                     break
             else:
