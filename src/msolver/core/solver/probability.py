@@ -456,10 +456,6 @@ def _solve(
     off = n_unknown - frontier
     left = mines_left
 
-    def ways(k: int) -> int:
-        r = left - k
-        return comb(off, r) if 0 <= r <= off else 0
-
     # prefix/suffix products of the region polynomials
     q = len(regions)
     prefix: list[Poly] = [[1]]
@@ -469,7 +465,10 @@ def _solve(
     for x in range(q - 1, -1, -1):
         suffix[x] = _conv(regions[x].total, suffix[x + 1])
     everything = prefix[q]
-    weight = sum(v * ways(k) for k, v in enumerate(everything) if v)
+    # ways[k]: the ways the off-frontier cells take the mines the frontier
+    # leaves when it holds k
+    ways = [comb(off, left - k) if 0 <= left - k <= off else 0 for k in range(len(everything))]
+    weight = sum(v * ways[k] for k, v in enumerate(everything) if v)
     if weight == 0:
         ks = [k for k, v in enumerate(everything) if v]
         if left < ks[0]:
@@ -483,7 +482,7 @@ def _solve(
         others = _conv(prefix[x], suffix[x + 1])
         # weight of this region having k mines, summed over everything else
         wk = [
-            sum(o * ways(k + j) for j, o in enumerate(others) if o) for k in range(len(reg.total))
+            sum(o * ways[k + j] for j, o in enumerate(others) if o) for k in range(len(reg.total))
         ]
         for cells, bm in zip(reg.boxes, reg.box_mines, strict=True):
             num = sum(v * wk[k] for k, v in enumerate(bm) if v)
