@@ -199,10 +199,13 @@ def choose(
         # cell cannot be chosen, so its other numbers are not re-solved.
         # (The 1e-9 margin dwarfs any rounding of the float sums.)
         rest = (1.0 - float(prob[i])) * (1.0 + PROGRESS_BONUS)  # type: ignore[arg-type]
-        _prime(board, cs, i)
+        primed = False
         for v in range(flagged, nb + 1):
             if score + rest + 1e-9 < best_score + 1e-12:
                 break
+            if not primed:
+                _prime(board, cs, i)
+                primed = True
             layouts, safety = _next_safety(board, cs, i, v)
             if layouts:
                 bonus = PROGRESS_BONUS if safety == 1.0 else 0.0
