@@ -8,6 +8,7 @@ contradicts itself: the board is inconsistent, and we say where.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import chain, compress
 from operator import ne
@@ -105,6 +106,7 @@ class Builder:
         self._bad: dict[int, str] = {}  # cells whose number cannot hold, and why
         self._made: dict[tuple[tuple[int, ...], int], Constraint] = {}
         self._known = 0  # flags and shown mines on the last board
+        self._unknown: tuple[int, ...] = ()  # its unknown cells
 
     def build(self, board: Board) -> Constraints | Inconsistent:
         cells = board.cells
@@ -117,15 +119,30 @@ class Builder:
             bad.clear()
             touched: set[int] = set(range(len(cells)))
             known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
+            unknown = None
         else:
             touched = set()
             known = self._known
+            unknown = self._unknown
+            gone: list[int] = []  # cells no longer unknown
             # compress/map walk the cells in C: most of a frame is unchanged.
             for i in compress(range(len(cells)), map(ne, old, cells)):
                 touched.add(i)
                 touched.update(nbrs[i])
                 known += (cells[i] in MINE_STATES) - (old[i] in MINE_STATES)
+                if cells[i] == UNKNOWN:
+                    unknown = None  # a cell came back: count them again
+                elif old[i] == UNKNOWN:
+                    gone.append(i)
+            if unknown is not None and gone:
+                left = list(unknown)
+                for i in sorted(gone, reverse=True):
+                    del left[bisect_left(left, i)]
+                unknown = tuple(left)
+        if unknown is None:
+            unknown = tuple(compress(range(len(cells)), map(UNKNOWN.__eq__, cells)))
         self._known = known
+        self._unknown = unknown
         for i in touched:
             s = cells[i]
             if bad:
@@ -170,7 +187,6 @@ class Builder:
                 )
         if bad:
             return Inconsistent(bad[first_bad])
-        unknown = tuple(compress(range(len(cells)), map(UNKNOWN.__eq__, cells)))
         mines_left = board.mines - known
         if mines_left < 0:
             return Inconsistent(
