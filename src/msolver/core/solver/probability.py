@@ -214,11 +214,15 @@ def count_by_free(
         for i in range(n)
     ]
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    # mined[i][t]: like forward[i + 1][t], but each layout weighted by the
+    # mines box i holds; times the layouts completing t, it sums box i's mines.
+    mined: list[dict[tuple[int, ...], int]] = []
     trans: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]]] = []
     for i in range(n):
         nxt, close, weights = plans[i]
         shift = shifts[i]
         layer: dict[tuple[int, ...], int] = {}
+        mlayer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
         # A state padded with a 0 reads 0 at index -1: a constraint that
         # starts at this box has nothing assigned yet.
@@ -253,8 +257,11 @@ def count_by_free(
                 w = weights[m]
                 moves.append((m, t, w))
                 layer[t] = layer.get(t, 0) + (poly * w << shift[m])
+                if m:
+                    mlayer[t] = mlayer.get(t, 0) + (poly * (w * m) << shift[m])
             tlayer[state] = moves
         forward.append(layer)
+        mined.append(mlayer)
         trans.append(tlayer)
 
     backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
@@ -287,18 +294,12 @@ def count_by_free(
 
     sums: list[int] = [0] * n
     for i in range(n):
-        shift = shifts[i]
-        acc = 0
         after = backward[i + 1]
-        for state, fpoly in forward[i].items():
-            if state not in backward[i]:
-                continue
-            for m, t, w in trans[i][state]:
-                if m == 0:
-                    continue
-                bt = after.get(t)
-                if bt:
-                    acc += fpoly * bt * (w * m) << shift[m]
+        acc = 0
+        for t, mpoly in mined[i].items():
+            bt = after.get(t)
+            if bt:
+                acc += mpoly * bt
         sums[order[i]] = acc
     out: list[RegionCount | None] = []
     for v in range(vmax + 1):
