@@ -329,11 +329,14 @@ class _Region:
 # count from here is the count a fresh run would make.
 _CACHE: dict[Key, _Region | None] = {}
 _CACHE_MAX = 4096
+_MISS = object()
 
 
 def _count(key: Key) -> _Region | None:
-    if key in _CACHE:
-        return _CACHE[key]
+    # get, not `in` then index: another thread may clear the cache between.
+    hit = _CACHE.get(key, _MISS)
+    if hit is not _MISS:
+        return hit  # type: ignore[return-value]
     sig: dict[int, list[int]] = {}
     for k, (cells, _) in enumerate(key):
         for c in cells:
