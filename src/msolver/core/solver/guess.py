@@ -39,7 +39,13 @@ from __future__ import annotations
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import FirstClick
 from msolver.core.solver.constraints import MINE_STATES, Constraints
-from msolver.core.solver.probability import Analysis, layouts_and_least, prime
+from msolver.core.solver.probability import (
+    Analysis,
+    Key,
+    layouts_and_least,
+    prime_key,
+    region_keys,
+)
 
 Cons = list[tuple[tuple[int, ...], int]]
 
@@ -112,24 +118,70 @@ def _after(board: Board, cs: Constraints, i: int, value: int) -> Cons | None:
     return list(seen.items())
 
 
-def _prime(board: Board, cs: Constraints, i: int) -> None:
-    """Count cell i's lookahead region for every number it may show, at once."""
-    unk = tuple(j for j in board.neighbours(i) if board.cells[j] == UNKNOWN)
-    if not unk:
-        return
-    seen: dict[tuple[int, ...], int] = {}
-    for con in cs.constraints:
-        key, n = con.cells, con.need
-        if i in key:
-            key = tuple(c for c in key if c != i)
-            if n > len(key):
+class _Lookahead:
+    """Cell i opened, for every number it may show: what `_next_safety` says.
+
+    The constraints without i's own number and their regions are found once
+    per cell; each number then only sets the need of i's constraint in its
+    region (whose position in the sorted region does not depend on it), and
+    the region is counted once for all of them (`prime_key`).
+    """
+
+    def __init__(self, board: Board, cs: Constraints, i: int) -> None:
+        self.board, self.cs, self.i = board, cs, i
+        cells = board.cells
+        unk: list[int] = []
+        flagged = 0
+        for j in board.neighbours(i):
+            s = cells[j]
+            if s == UNKNOWN:
+                unk.append(j)
+            elif s in MINE_STATES:
+                flagged += 1
+        self.unk, self.flagged = tuple(unk), flagged
+        self.fits = True  # False: a number next to i cannot hold once i is safe
+        self.keys: list[Key] | None = None
+        self.at = (-1, -1)  # i's constraint: its region, its place in the key
+        self.primed = False
+        seen: dict[tuple[int, ...], int] = {}
+        for con in cs.constraints:
+            key, n = con.cells, con.need
+            if i in key:
+                key = tuple(c for c in key if c != i)
+                if n > len(key):
+                    self.fits = False
+                    return
+                if not key:
+                    continue
+            if seen.setdefault(key, n) != n:
+                self.fits = False
                 return
-            if not key:
-                continue
-        if seen.setdefault(key, n) != n:
-            return
-    if unk not in seen:
-        prime(list(seen.items()), unk)
+        if not unk or self.unk in seen:
+            return  # no new constraint of its own: the plain path
+        keys = region_keys([*seen.items(), (self.unk, -1)])
+        for x, region in enumerate(keys):
+            for k, (c, _) in enumerate(region):
+                if c == self.unk:
+                    self.keys, self.at = keys, (x, k)
+
+    def safety(self, value: int) -> tuple[int, float]:
+        if not self.fits:
+            return 0, 0.0
+        if self.keys is None:
+            return _next_safety(self.board, self.cs, self.i, value)
+        need = value - self.flagged
+        if need < 0 or need > len(self.unk):
+            return 0, 0.0
+        x, kf = self.at
+        if not self.primed:
+            prime_key(self.keys[x], kf)
+            self.primed = True
+        keys = list(self.keys)
+        region = keys[x]
+        keys[x] = (*region[:kf], (self.unk, need), *region[kf + 1 :])
+        cs = self.cs
+        layouts, least = layouts_and_least([], len(cs.unknown) - 1, cs.mines_left, keys)
+        return (layouts, 1.0 - least) if layouts else (0, 0.0)
 
 
 def _next_safety(board: Board, cs: Constraints, i: int, value: int) -> tuple[int, float]:
@@ -199,14 +251,13 @@ def choose(
         # cell cannot be chosen, so its other numbers are not re-solved.
         # (The 1e-9 margin dwarfs any rounding of the float sums.)
         rest = (1.0 - float(prob[i])) * (1.0 + PROGRESS_BONUS)  # type: ignore[arg-type]
-        primed = False
+        look: _Lookahead | None = None
         for v in range(flagged, nb + 1):
             if score + rest + 1e-9 < best_score + 1e-12:
                 break
-            if not primed:
-                _prime(board, cs, i)
-                primed = True
-            layouts, safety = _next_safety(board, cs, i, v)
+            if look is None:
+                look = _Lookahead(board, cs, i)
+            layouts, safety = look.safety(v)
             if layouts:
                 bonus = PROGRESS_BONUS if safety == 1.0 else 0.0
                 score += layouts / total * (safety + bonus)

@@ -363,19 +363,16 @@ def _count(key: Key) -> _Region | None:
     return region
 
 
-def prime(cons: list[tuple[tuple[int, ...], int]], new: tuple[int, ...]) -> None:
-    """Count the region a new number over `new` joins, for every number at once.
+def prime_key(key: Key, kf: int) -> None:
+    """Count a region with a new number in it, for every need at once.
 
-    `cons` are deduplicated constraints without it. The counts for each need
-    0..len(new) go into the cache under the keys `_count` would look up, so
-    a lookahead candidate's region is counted once, not once per number.
+    `key` is the region's sorted key with the new number at `kf` (its need
+    unset). The counts for each need 0..len(cells) go into the cache under
+    the keys `_count` would look up, so a lookahead candidate's region is
+    counted once, not once per number it may show.
     """
-    key: Key = ()
-    for key in _regions([*cons, (new, -1)]):
-        if any(cells == new for cells, _ in key):
-            break
-    kf = next((k for k, (cells, _) in enumerate(key) if cells == new), -1)
-    if len(key) < 2 or kf < 0:
+    new = key[kf][0]
+    if len(key) < 2:
         return
     keys = [(*key[:kf], (new, v), *key[kf + 1 :]) for v in range(len(new) + 1)]
     if all(k in _CACHE for k in keys):
@@ -410,7 +407,7 @@ def prime(cons: list[tuple[tuple[int, ...], int]], new: tuple[int, ...]) -> None
         _CACHE[kv] = None if rc is None else _Region(rc.total, cells_of, tuple(rc.box_mines))
 
 
-def _regions(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
+def region_keys(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
     """Constraints joined through shared cells, each region as its cache key."""
     parent = list(range(len(cons)))
 
@@ -445,12 +442,18 @@ class _Solved:
 
 
 def _solve(
-    cons: list[tuple[tuple[int, ...], int]], n_unknown: int, mines_left: int
+    cons: list[tuple[tuple[int, ...], int]],
+    n_unknown: int,
+    mines_left: int,
+    keys: list[Key] | None = None,
 ) -> _Solved | str:
-    """Exact counts for deduplicated constraints, or why no layout fits."""
+    """Exact counts for deduplicated constraints, or why no layout fits.
+
+    `keys`, when given, are the constraints' regions, found already.
+    """
     regions: list[_Region] = []
     frontier = 0
-    for key in _regions(cons):
+    for key in region_keys(cons) if keys is None else keys:
         reg = _count(key)
         if reg is None:
             return "no mine layout fits the numbers"
@@ -502,7 +505,10 @@ def _solve(
 
 
 def layouts_and_least(
-    cons: list[tuple[tuple[int, ...], int]], n_unknown: int, mines_left: int
+    cons: list[tuple[tuple[int, ...], int]],
+    n_unknown: int,
+    mines_left: int,
+    keys: list[Key] | None = None,
 ) -> tuple[int, float]:
     """Fitting layouts and the least mine probability of any unknown cell.
 
@@ -512,7 +518,7 @@ def layouts_and_least(
     """
     if mines_left < 0 or mines_left > n_unknown:
         return 0, 0.0
-    solved = _solve(cons, n_unknown, mines_left)
+    solved = _solve(cons, n_unknown, mines_left, keys)
     if isinstance(solved, str):
         return 0, 0.0
     if not n_unknown:
