@@ -38,7 +38,9 @@ class Played:
     decisions: tuple[str, ...]
 
 
-def play(level: str, rule: FirstClick, seed: int, index: int, reference: bool = False) -> Played:
+def play(
+    level: str, rule: FirstClick, seed: int, index: int, reference: bool = False, timed: bool = True
+) -> Played:
     lv = LEVELS[level]
     game = Game(lv.width, lv.height, lv.mines, seed=game_seed(seed, index), first_click=rule)
     solver = (ReferenceSolver if reference else Solver)(rule, verify=False)
@@ -46,9 +48,12 @@ def play(level: str, rule: FirstClick, seed: int, index: int, reference: bool = 
     record: list[str] = []
     while game.status is Status.PLAYING:
         board = game.board
-        t0 = time.process_time()
-        d = solver.decide(board)
-        times.append((time.process_time() - t0) * 1000)
+        if timed:
+            t0 = time.process_time()
+            d = solver.decide(board)
+            times.append((time.process_time() - t0) * 1000)
+        else:
+            d = solver.decide(board)
         moves = " ".join(f"{m.kind[0]}{m.index}:{m.p_mine!r}" for m in d.moves)
         record.append(f"{d.status} {d.tier} {int(d.certain)} {moves}")
         if d.status != "ok" or not d.moves:
@@ -83,6 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--reference", action="store_true", help="time the solver as it was before (4a027f8)"
     )
+    ap.add_argument(
+        "--whole",
+        action="store_true",
+        help="no per-move timer (reading the process clock is a slow system call on some"
+        " machines): CPU per game of the whole run, simulator included",
+    )
     ap.add_argument("--profile", type=int, default=0, help="print this many top functions")
     a = ap.parse_args(argv)
     rule: FirstClick = a.first_click
@@ -90,10 +101,19 @@ def main(argv: list[str] | None = None) -> int:
     played: list[Played] = []
     if prof:
         prof.enable()
+    t0 = time.process_time()
     for g in range(a.games):
-        played.append(play(a.level, rule, a.seed, g, a.reference))
+        played.append(play(a.level, rule, a.seed, g, a.reference, not a.whole))
+    whole = (time.process_time() - t0) * 1000 / a.games
     if prof:
         prof.disable()
+    if a.whole:
+        print(
+            f"{'reference ' if a.reference else ''}{a.level} {rule} seed {a.seed}: "
+            f"{len(played)} games, {sum(p.won for p in played)} wins; "
+            f"cpu ms/game {whole:.2f} (whole run, simulator included)"
+        )
+        return 0
     moves = [t for p in played for t in p.move_ms]
     wins = sum(p.won for p in played)
     per_game = sum(p.cpu_ms for p in played) / len(played)
