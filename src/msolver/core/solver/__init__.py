@@ -19,7 +19,7 @@ from typing import Literal
 from msolver.core.board import Board
 from msolver.core.game import FirstClick
 from msolver.core.solver import endgame, guess, rules
-from msolver.core.solver.constraints import Inconsistent, build
+from msolver.core.solver.constraints import Builder, Inconsistent
 from msolver.core.solver.probability import Analysis, analyse
 
 __all__ = ["Analysis", "Decision", "Move", "Solver", "analyse"]
@@ -60,7 +60,12 @@ def _certain(
 
 
 class Solver:
-    """Decides the next moves for a board; keeps no hidden state between frames."""
+    """Decides the next moves for a board.
+
+    What it keeps between frames changes no decision: a board decides the
+    same whatever came before it (the constraints are updated from the cells
+    that changed, and come out as a fresh build would make them).
+    """
 
     def __init__(
         self,
@@ -81,9 +86,10 @@ class Solver:
         # every cell it proves into the same batch as the cheap rules' finds
         # (a live frame costs far more than a count).
         self.batch_proven = batch_proven
+        self._builder = Builder()
 
     def decide(self, board: Board) -> Decision:
-        cs = build(board)
+        cs = self._builder.build(board)
         if isinstance(cs, Inconsistent):
             return Decision("inconsistent", cs.reason, (), False)
         if not cs.unknown:

@@ -103,9 +103,24 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     Layouts are bitmasks over n cells (bit k set: cell k is a mine);
     `nbr_mask[k]` marks the cells next to cell k, so opening k safely shows
     the mines under that mask. None when the work budget runs out.
+
+    Inside, a group of layouts is itself a bitmask over the layouts' indices,
+    and each cell keeps the mask of layouts that mine it and, per number it
+    may show, the mask of layouts showing it: a split is then a few ANDs
+    instead of a pass over the group. The parts are visited in the order a
+    pass over the layouts would meet them (first layout first), so the float
+    sums, the pruning and the work charged are exactly those of a plain pass.
     """
     n = len(nbr_mask)
-    memo: dict[frozenset[int], float] = {}
+    mine_of = [0] * n
+    for j, lay in enumerate(layouts):
+        bit = 1 << j
+        while lay:
+            low = lay & -lay
+            mine_of[low.bit_length() - 1] |= bit
+            lay ^= low
+    shows: list[list[int] | None] = [None] * n
+    memo: dict[int, float] = {}
     work = 0
 
     def charge(n: int) -> None:
@@ -114,67 +129,130 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         if work > WORK_BUDGET:
             raise _OutOfBudget
 
-    def split(group: tuple[int, ...], k: int) -> dict[int, tuple[int, ...]]:
-        charge(len(group))
-        parts: dict[int, list[int]] = {}
-        bit = 1 << k
-        for lay in group:
-            if not lay & bit:
-                parts.setdefault((lay & nbr_mask[k]).bit_count(), []).append(lay)
-        return {v: tuple(p) for v, p in parts.items()}
+    def shown(k: int) -> list[int]:
+        # Per number cell k may show: the layouts (safe at k) showing it.
+        masks = shows[k]
+        if masks is None:
+            by_value: dict[int, int] = {}
+            mask, mines = nbr_mask[k], mine_of[k]
+            for j, lay in enumerate(layouts):
+                if not mines >> j & 1:
+                    v = (lay & mask).bit_count()
+                    by_value[v] = by_value.get(v, 0) | 1 << j
+            masks = shows[k] = list(by_value.values())
+        return masks
 
-    def value(group: tuple[int, ...]) -> tuple[float, int]:
-        if len(group) == 1:
+    sames: list[list[int] | None] = [None] * n
+
+    def same(k: int) -> list[int]:
+        # Per layout safe at k: the layouts in which k shows the same number.
+        got = sames[k]
+        if got is None:
+            got = [0] * len(layouts)
+            for m in shown(k):
+                rest = m
+                while rest:
+                    low = rest & -rest
+                    got[low.bit_length() - 1] = m
+                    rest ^= low
+            sames[k] = got
+        return got
+
+    def split(group: int, size: int, k: int) -> list[int]:
+        """Cell k's parts of `group`, first-met first."""
+        charge(size)
+        parts = [p for m in shown(k) if (p := group & m)]
+        parts.sort(key=lambda p: p & -p)
+        return parts
+
+    # A cell no layout mines and every layout shows the same number never
+    # splits a group: the plain pass still tried it (and charged the work),
+    # so it is charged here without the trying. A cell every layout mines is
+    # never tried at all. The rest are the cells worth counting per group.
+    full = (1 << len(layouts)) - 1
+    mute = [not mine_of[k] and len(shown(k)) == 1 for k in range(n)]
+    mute_before = [0] * (n + 1)
+    for k in range(n):
+        mute_before[k + 1] = mute_before[k] + mute[k]
+    live = [k for k in range(n) if not mute[k] and mine_of[k] != full]
+    live_mines = [mine_of[k] for k in live]
+
+    def part_value(p: int, c: int) -> float:
+        # value(p)[0] with its work charged the same, without the call when
+        # the answer is at hand (one layout, or already searched).
+        if c == 1:
+            return 1.0
+        known = memo.get(p)
+        if known is None:
+            return value(p)[0]
+        charge(c)
+        return known
+
+    def value(group: int) -> tuple[float, int]:
+        size = group.bit_count()
+        if size == 1:
             return 1.0, -1
-        key = frozenset(group)
-        charge(len(group))
-        if key in memo:
-            return memo[key], -1
-        size = len(group)
-        mined = [0] * n
-        for lay in group:
-            while lay:
-                low = lay & -lay
-                mined[low.bit_length() - 1] += 1
-                lay ^= low
-        charge(len(group))
+        charge(size)
+        known = memo.get(group)
+        if known is not None:
+            return known, -1
+        mined = [(m & group).bit_count() for m in live_mines]
+        charge(size)
         # Free information first: a cell no layout mines that splits the group.
-        for k in range(n):
-            if not mined[k]:
-                parts = split(group, k)
-                if len(parts) > 1:
-                    v = sum(len(p) * value(p)[0] for p in parts.values()) / size
-                    memo[key] = v
-                    return v, k
+        # It splits it when some layout shows another number than the first
+        # layout does: one AND per cell, and the parts only for the one found.
+        first = (group & -group).bit_length() - 1
+        tried = 0  # cells tried that did not split: charged in one sum
+        for k, m in zip(live, mined, strict=True):
+            if not m:
+                sm = sames[k]
+                if sm is None:
+                    sm = same(k)
+                if not group & ~sm[first]:
+                    tried += 1
+                    continue
+                charge(size * (tried + mute_before[k]))
+                parts = split(group, size, k)
+                v = 0.0
+                for p in parts:
+                    c = p.bit_count()
+                    v += c * part_value(p, c)
+                v /= size
+                memo[group] = v
+                return v, k
+        charge(size * (tried + mute_before[n]))
         # A cell can win at most the layouts it is safe in: try the safest
         # first and stop once no cell left can beat the best found, and stop
         # summing a cell's parts once the rest cannot lift it past the best.
         # The value stays exact; most of the tree is never visited.
         safe_in = sorted(
-            ((size - mined[k], k) for k in range(n) if 0 < mined[k] < size),
+            ((size - m, k) for m, k in zip(mined, live, strict=True) if 0 < m < size),
             key=lambda t: (-t[0], t[1]),
         )
         best, best_k = -1.0, -1
         for bound, k in safe_in:
             if bound <= best * size + 1e-9:
                 break
-            parts = split(group, k)
+            parts = split(group, size, k)
+            # Largest first; among equal sizes, first-met first (a stable sort).
+            parts.sort(key=int.bit_count, reverse=True)
             won = 0.0
             left = bound
-            for p in sorted(parts.values(), key=len, reverse=True):
-                left -= len(p)
-                won += len(p) * value(p)[0]
+            for p in parts:
+                c = p.bit_count()
+                left -= c
+                won += c * part_value(p, c)
                 if won + left <= best * size + 1e-9:
                     break
             else:
                 v = won / size
                 if v > best + 1e-12:
                     best, best_k = v, k
-        memo[key] = best
+        memo[group] = best
         return best, best_k
 
     try:
-        return value(tuple(layouts))
+        return value(full)
     except _OutOfBudget:
         return None
 

@@ -38,8 +38,16 @@ from __future__ import annotations
 
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import FirstClick
-from msolver.core.solver.constraints import Constraints, Inconsistent, build
-from msolver.core.solver.probability import Analysis, analyse
+from msolver.core.solver.constraints import MINE_STATES, Constraints
+from msolver.core.solver.probability import (
+    Analysis,
+    Key,
+    layouts_and_least,
+    prime_key,
+    region_keys,
+)
+
+Cons = list[tuple[tuple[int, ...], int]]
 
 # Cells whose mine probability is within this of the safest are candidates.
 TOLERANCE = 0.04
@@ -75,19 +83,114 @@ def _edge_rank(board: Board, i: int) -> int:
     return sum(1 for j in board.neighbours(i) if board.cells[j] == UNKNOWN)
 
 
-def _next_safety(board: Board, i: int, value: int) -> tuple[int, float]:
+def _after(board: Board, cs: Constraints, i: int, value: int) -> Cons | None:
+    """The constraints once cell i shows `value`, or None if none can fit.
+
+    The same set `build` makes from the board with i opened: only the numbers
+    next to i lose it, and i's own number joins; the rest of the board is
+    not read again.
+    """
+    cells = board.cells
+    unk: list[int] = []
+    flagged = 0
+    for j in board.neighbours(i):
+        s = cells[j]
+        if s == UNKNOWN:
+            unk.append(j)
+        elif s in MINE_STATES:
+            flagged += 1
+    need = value - flagged
+    if need < 0 or need > len(unk):
+        return None
+    seen: dict[tuple[int, ...], int] = {}
+    for con in cs.constraints:
+        key, n = con.cells, con.need
+        if i in key:
+            key = tuple(c for c in key if c != i)
+            if n > len(key):
+                return None
+            if not key:
+                continue
+        if seen.setdefault(key, n) != n:
+            return None
+    if unk and seen.setdefault(tuple(unk), need) != need:
+        return None
+    return list(seen.items())
+
+
+class _Lookahead:
+    """Cell i opened, for every number it may show: what `_next_safety` says.
+
+    The constraints without i's own number and their regions are found once
+    per cell; each number then only sets the need of i's constraint in its
+    region (whose position in the sorted region does not depend on it), and
+    the region is counted once for all of them (`prime_key`).
+    """
+
+    def __init__(self, board: Board, cs: Constraints, i: int) -> None:
+        self.board, self.cs, self.i = board, cs, i
+        cells = board.cells
+        unk: list[int] = []
+        flagged = 0
+        for j in board.neighbours(i):
+            s = cells[j]
+            if s == UNKNOWN:
+                unk.append(j)
+            elif s in MINE_STATES:
+                flagged += 1
+        self.unk, self.flagged = tuple(unk), flagged
+        self.fits = True  # False: a number next to i cannot hold once i is safe
+        self.keys: list[Key] | None = None
+        self.at = (-1, -1)  # i's constraint: its region, its place in the key
+        self.primed = False
+        seen: dict[tuple[int, ...], int] = {}
+        for con in cs.constraints:
+            key, n = con.cells, con.need
+            if i in key:
+                key = tuple(c for c in key if c != i)
+                if n > len(key):
+                    self.fits = False
+                    return
+                if not key:
+                    continue
+            if seen.setdefault(key, n) != n:
+                self.fits = False
+                return
+        if not unk or self.unk in seen:
+            return  # no new constraint of its own: the plain path
+        keys = region_keys([*seen.items(), (self.unk, -1)])
+        for x, region in enumerate(keys):
+            for k, (c, _) in enumerate(region):
+                if c == self.unk:
+                    self.keys, self.at = keys, (x, k)
+
+    def safety(self, value: int) -> tuple[int, float]:
+        if not self.fits:
+            return 0, 0.0
+        if self.keys is None:
+            return _next_safety(self.board, self.cs, self.i, value)
+        need = value - self.flagged
+        if need < 0 or need > len(self.unk):
+            return 0, 0.0
+        x, kf = self.at
+        if not self.primed:
+            prime_key(self.keys[x], kf)
+            self.primed = True
+        keys = list(self.keys)
+        region = keys[x]
+        keys[x] = (*region[:kf], (self.unk, need), *region[kf + 1 :])
+        cs = self.cs
+        layouts, least = layouts_and_least([], len(cs.unknown) - 1, cs.mines_left, keys)
+        return (layouts, 1.0 - least) if layouts else (0, 0.0)
+
+
+def _next_safety(board: Board, cs: Constraints, i: int, value: int) -> tuple[int, float]:
     """Layouts in which cell i shows `value`, and the safest move after that."""
-    after = board.replace({i: value})
-    cs = build(after)
-    if isinstance(cs, Inconsistent):
+    after = _after(board, cs, i, value)
+    if after is None:
         return 0, 0.0
-    a = analyse(after, cs)
-    if a.status != "ok":
-        return 0, 0.0
-    if a.safe or not cs.unknown:
-        return a.layouts, 1.0
-    best = min(p for j, p in enumerate(a.prob) if p is not None and after.cells[j] == UNKNOWN)
-    return a.layouts, 1.0 - best
+    layouts, least = layouts_and_least(after, len(cs.unknown) - 1, cs.mines_left)
+    return (layouts, 1.0 - least) if layouts else (0, 0.0)
 
 
 def forced_pair(board: Board, cs: Constraints) -> int | None:
@@ -143,11 +246,22 @@ def choose(
         nb = len(board.neighbours(i))
         flagged = sum(1 for j in board.neighbours(i) if board.cells[j] < -1)
         score = 0.0
+        # The numbers not yet looked at can add at most their share of the
+        # layouts (times 1 + bonus): once even that cannot beat the best, this
+        # cell cannot be chosen, so its other numbers are not re-solved.
+        # (The 1e-9 margin dwarfs any rounding of the float sums.)
+        rest = (1.0 - float(prob[i])) * (1.0 + PROGRESS_BONUS)  # type: ignore[arg-type]
+        look: _Lookahead | None = None
         for v in range(flagged, nb + 1):
-            layouts, safety = _next_safety(board, i, v)
+            if score + rest + 1e-9 < best_score + 1e-12:
+                break
+            if look is None:
+                look = _Lookahead(board, cs, i)
+            layouts, safety = look.safety(v)
             if layouts:
                 bonus = PROGRESS_BONUS if safety == 1.0 else 0.0
                 score += layouts / total * (safety + bonus)
+                rest -= layouts / total * (1.0 + PROGRESS_BONUS)
         if score > best_score + 1e-12:
             best_i, best_score = i, score
     return best_i, float(prob[best_i])  # type: ignore[arg-type]

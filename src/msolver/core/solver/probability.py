@@ -23,6 +23,7 @@ exactly 0 or 1 is exact: those are the certain moves this tier adds.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
 from typing import Literal
@@ -55,15 +56,6 @@ class Analysis:
 
 def _inconsistent(board: Board, reason: str) -> Analysis:
     return Analysis("inconsistent", reason, (None,) * board.size, (), (), 0, frozenset(), None)
-
-
-def _add_into(dst: Poly, src: Poly, mult: int, shift: int) -> None:
-    need = len(src) + shift
-    if len(dst) < need:
-        dst.extend([0] * (need - len(dst)))
-    for k, v in enumerate(src):
-        if v:
-            dst[k + shift] += v * mult
 
 
 def _conv(a: Poly, b: Poly) -> Poly:
@@ -120,12 +112,26 @@ class RegionCount:
     box_mines: list[Poly]  # per box: sum over layouts of its mines, by mine count
 
 
-def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> RegionCount | None:
-    """Count one region's layouts by mine count, and each box's mines.
+# Per position of the band order: the box's size, its constraints, how the
+# next state is formed from the current one (source slot, whether this box
+# counts, constraint, capacity still to come) and which constraints close.
+_Shape = tuple[
+    tuple[
+        int, tuple[int, ...], tuple[tuple[int, bool, int, int], ...], tuple[tuple[int, int], ...]
+    ],
+    ...,
+]
+# Plans by the region's shape (box sizes and which boxes each number sees),
+# which outlives the numbers' values: a lookahead candidate re-counts one
+# shape for every number it may show.
+_PLANS: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], tuple[list[int], _Shape]] = {}
 
-    `cons[c]` lists the boxes of constraint c, which needs `needs[c]` mines.
-    Returns None when no layout fits.
-    """
+
+def _plan(sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]) -> tuple[list[int], _Shape]:
+    key = (sizes, cons)
+    known = _PLANS.get(key)
+    if known is not None:
+        return known
     n = len(sizes)
     box_cons: list[list[int]] = [[] for _ in range(n)]
     for c, boxes in enumerate(cons):
@@ -147,41 +153,100 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
     for c in range(len(cons)):
         for i in range(lo[c] + 1, hi[c] + 1):
             active[i].append(c)
-
-    # Per position: how the next state is formed from the current one.
-    plans = []
+    shape = []
     for i in range(n):
         b = order[i]
         mine_cons = set(box_cons[b])
         src_of = {c: k for k, c in enumerate(active[i])}
-        nxt = []
-        for c in active[i + 1]:
-            cap = sum(sizes[x] for x in cons[c] if pos[x] > i)
-            nxt.append((src_of.get(c, -1), c in mine_cons, needs[c], cap))
-        close = [(src_of.get(c, -1), needs[c]) for c in box_cons[b] if hi[c] == i]
-        mmax = min([sizes[b], *(needs[c] for c in box_cons[b])])
-        weights = [comb(sizes[b], m) for m in range(mmax + 1)]
-        plans.append((nxt, close, weights))
+        nxt = tuple(
+            (src_of.get(c, -1), c in mine_cons, c, sum(sizes[x] for x in cons[c] if pos[x] > i))
+            for c in active[i + 1]
+        )
+        close = tuple((src_of.get(c, -1), c) for c in box_cons[b] if hi[c] == i)
+        shape.append((sizes[b], tuple(box_cons[b]), nxt, close))
+    if len(_PLANS) >= 4096:
+        _PLANS.clear()
+    found = _PLANS[key] = (order, tuple(shape))
+    return found
 
-    forward: list[dict[tuple[int, ...], Poly]] = [{(): [1]}]
+
+def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> RegionCount | None:
+    """Count one region's layouts by mine count, and each box's mines.
+
+    `cons[c]` lists the boxes of constraint c, which needs `needs[c]` mines.
+    Returns None when no layout fits.
+    """
+    return count_by_free(sizes, cons, needs, frozenset(), 0)[0]
+
+
+def count_by_free(
+    sizes: list[int], cons: list[list[int]], needs: list[int], free: frozenset[int], vmax: int
+) -> list[RegionCount | None]:
+    """`count_region` once for every mine count 0..vmax of the `free` boxes.
+
+    The counts the region would have with one more constraint over the free
+    boxes asking for v mines, for every v in one pass: the free boxes' mines
+    are counted in a second variable of the polynomials instead of in the
+    states (a lookahead candidate's number, for every number it may show).
+    """
+    n = len(sizes)
+    order, shape = _plan(tuple(sizes), tuple(tuple(c) for c in cons))
+    plans = []
+    for size, box_cs, nxt_s, close_s in shape:
+        nxt = [(src, mine, needs[c], cap) for src, mine, c, cap in nxt_s]
+        close = [(src, needs[c]) for src, c in close_s]
+        mmax = min([size, *(needs[c] for c in box_cs)])
+        plans.append((nxt, close, [comb(size, m) for m in range(mmax + 1)]))
+
+    # Polynomials travel packed into one integer, coefficient k in bits
+    # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
+    # two is then one integer operation, not a loop. Every coefficient counts
+    # layouts of at most `cells` cells (times at most 8 mines in a box for the
+    # box sums), so it stays below 2 ** (cells + 3) and never spills into the
+    # next slot: the unpacked counts are exact.
+    # The free boxes' mines count in a second variable: v free mines shift
+    # by v * ystride, past every slot of the first.
+    cells = sum(sizes)
+    width = cells + 8
+    ystride = (cells + 1) * width
+    shifts = [
+        [m * (width + (ystride if order[i] in free else 0)) for m in range(len(plans[i][2]))]
+        for i in range(n)
+    ]
+    forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    # mined[i][t]: like forward[i + 1][t], but each layout weighted by the
+    # mines box i holds; times the layouts completing t, it sums box i's mines.
+    mined: list[dict[tuple[int, ...], int]] = []
     trans: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]]] = []
     for i in range(n):
         nxt, close, weights = plans[i]
-        layer: dict[tuple[int, ...], Poly] = {}
+        shift = shifts[i]
+        layer: dict[tuple[int, ...], int] = {}
+        mlayer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
+        # A state padded with a 0 reads 0 at index -1: a constraint that
+        # starts at this box has nothing assigned yet.
+        mines_at = range(len(weights))
         for state, poly in forward[i].items():
             moves = []
-            for m, w in enumerate(weights):
+            padded = (*state, 0)
+            ms: Iterable[int] = mines_at
+            if close:
+                # A number that ends at this box fixes the box's mines.
+                src, need = close[0]
+                m0 = need - padded[src]
+                ms = (m0,) if 0 <= m0 < len(weights) else ()
+            for m in ms:
                 ok = True
                 for src, need in close:
-                    if (state[src] if src >= 0 else 0) + m != need:
+                    if padded[src] + m != need:
                         ok = False
                         break
                 if not ok:
                     continue
                 vals = []
                 for src, mine, need, cap in nxt:
-                    v = (state[src] if src >= 0 else 0) + (m if mine else 0)
+                    v = padded[src] + m if mine else padded[src]
                     if v > need or v + cap < need:
                         ok = False
                         break
@@ -189,72 +254,161 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
                 if not ok:
                     continue
                 t = tuple(vals)
+                w = weights[m]
                 moves.append((m, t, w))
-                dst = layer.get(t)
-                if dst is None:
-                    dst = layer[t] = []
-                _add_into(dst, poly, w, m)
+                layer[t] = layer.get(t, 0) + (poly * w << shift[m])
+                if m:
+                    mlayer[t] = mlayer.get(t, 0) + (poly * (w * m) << shift[m])
             tlayer[state] = moves
         forward.append(layer)
+        mined.append(mlayer)
         trans.append(tlayer)
 
-    backward: list[dict[tuple[int, ...], Poly]] = [{} for _ in range(n + 1)]
-    backward[n] = {(): [1]}
+    backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
+    backward[n] = {(): 1}
     for i in range(n - 1, -1, -1):
+        shift = shifts[i]
         after = backward[i + 1]
         here = backward[i]
         for state, moves in trans[i].items():
-            acc: Poly = []
+            acc = 0
             for m, t, w in moves:
                 bt = after.get(t)
                 if bt:
-                    _add_into(acc, bt, w, m)
-            if any(acc):
+                    acc += bt * w << shift[m]
+            if acc:
                 here[state] = acc
 
-    total = backward[0].get((), [])
-    if not any(total):
-        return None
-    box_mines: list[Poly] = [[] for _ in range(n)]
+    packed = backward[0].get((), 0)
+    if not packed:
+        return [None] * (vmax + 1)
+    mask = (1 << width) - 1
+    ymask = (1 << ystride) - 1
+
+    def unpack(x: int) -> Poly:
+        out: Poly = []
+        while x:
+            out.append(x & mask)
+            x >>= width
+        return out
+
+    sums: list[int] = [0] * n
     for i in range(n):
-        acc = []
         after = backward[i + 1]
-        for state, fpoly in forward[i].items():
-            if state not in backward[i]:
-                continue
-            for m, t, w in trans[i][state]:
-                if m == 0:
-                    continue
-                bt = after.get(t)
-                if bt:
-                    _add_into(acc, _conv(fpoly, bt), w * m, m)
-        box_mines[order[i]] = acc
-    return RegionCount(total, box_mines)
+        acc = 0
+        for t, mpoly in mined[i].items():
+            bt = after.get(t)
+            if bt:
+                acc += mpoly * bt
+        sums[order[i]] = acc
+    out: list[RegionCount | None] = []
+    for v in range(vmax + 1):
+        at = v * ystride
+        total = (packed >> at) & ymask
+        if not total:
+            out.append(None)
+            continue
+        out.append(RegionCount(unpack(total), [unpack((x >> at) & ymask) for x in sums]))
+    return out
 
 
-def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analysis:
-    """Exact mine probability of every cell of `board`."""
-    if cs is None:
-        cs = build(board)
-    if isinstance(cs, Inconsistent):
-        return _inconsistent(board, cs.reason)
+Key = tuple[tuple[tuple[int, ...], int], ...]  # a region's (cells, need), sorted
 
-    # Boxes: frontier cells keyed by the constraints they touch.
-    cons = cs.constraints
+
+@dataclass(frozen=True, slots=True)
+class _Region:
+    total: Poly
+    boxes: tuple[tuple[int, ...], ...]  # the cells of each box
+    box_mines: tuple[Poly, ...]
+
+
+# Region counts by the region's constraints. A region's count depends on
+# nothing else, and most regions outlive many moves (a move changes one or
+# two) and every guess's lookahead (a candidate changes only its own), so the
+# same counts are asked for again and again. Counts are exact integers, so a
+# count from here is the count a fresh run would make.
+_CACHE: dict[Key, _Region | None] = {}
+_CACHE_MAX = 4096
+_MISS = object()
+
+
+def _count(key: Key) -> _Region | None:
+    # get, not `in` then index: another thread may clear the cache between.
+    hit = _CACHE.get(key, _MISS)
+    if hit is not _MISS:
+        return hit  # type: ignore[return-value]
     sig: dict[int, list[int]] = {}
-    for k, con in enumerate(cons):
-        for cell in con.cells:
-            sig.setdefault(cell, []).append(k)
-    box_of_sig: dict[tuple[int, ...], int] = {}
-    box_cells: list[list[int]] = []
-    for cell, ks in sig.items():
-        key = tuple(ks)
-        b = box_of_sig.get(key)
+    for k, (cells, _) in enumerate(key):
+        for c in cells:
+            sig.setdefault(c, []).append(k)
+    box_of: dict[tuple[int, ...], int] = {}
+    boxes: list[list[int]] = []
+    lcons: list[list[int]] = [[] for _ in key]
+    for c, ks in sig.items():
+        t = tuple(ks)
+        b = box_of.get(t)
         if b is None:
-            b = box_of_sig[key] = len(box_cells)
-            box_cells.append([])
-        box_cells[b].append(cell)
-    # Regions: constraints joined through shared boxes (union-find).
+            b = box_of[t] = len(boxes)
+            boxes.append([])
+            for k in ks:
+                lcons[k].append(b)
+        boxes[b].append(c)
+    rc = count_region([len(b) for b in boxes], lcons, [need for _, need in key])
+    region = None
+    if rc is not None:
+        region = _Region(rc.total, tuple(tuple(b) for b in boxes), tuple(rc.box_mines))
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[key] = region
+    return region
+
+
+def prime_key(key: Key, kf: int) -> None:
+    """Count a region with a new number in it, for every need at once.
+
+    `key` is the region's sorted key with the new number at `kf` (its need
+    unset). The counts for each need 0..len(cells) go into the cache under
+    the keys `_count` would look up, so a lookahead candidate's region is
+    counted once, not once per number it may show.
+    """
+    new = key[kf][0]
+    if len(key) < 2:
+        return
+    keys = [(*key[:kf], (new, v), *key[kf + 1 :]) for v in range(len(new) + 1)]
+    if all(k in _CACHE for k in keys):
+        return
+    sig: dict[int, list[int]] = {}
+    for k, (cells, _) in enumerate(key):
+        for c in cells:
+            sig.setdefault(c, []).append(k)
+    box_of: dict[tuple[int, ...], int] = {}
+    boxes: list[list[int]] = []
+    lcons: list[list[int]] = [[] for _ in key]
+    for c, ks in sig.items():
+        t = tuple(ks)
+        b = box_of.get(t)
+        if b is None:
+            b = box_of[t] = len(boxes)
+            boxes.append([])
+            for k in ks:
+                lcons[k].append(b)
+        boxes[b].append(c)
+    counts = count_by_free(
+        [len(b) for b in boxes],
+        [lcons[k] for k in range(len(key)) if k != kf],
+        [need for k, (_, need) in enumerate(key) if k != kf],
+        frozenset(lcons[kf]),
+        len(new),
+    )
+    if len(_CACHE) + len(keys) >= _CACHE_MAX:
+        _CACHE.clear()
+    cells_of = tuple(tuple(b) for b in boxes)
+    for kv, rc in zip(keys, counts, strict=True):
+        _CACHE[kv] = None if rc is None else _Region(rc.total, cells_of, tuple(rc.box_mines))
+
+
+def region_keys(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
+    """Constraints joined through shared cells, each region as its cache key."""
     parent = list(range(len(cons)))
 
     def find(x: int) -> int:
@@ -263,90 +417,149 @@ def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analy
             x = parent[x]
         return x
 
-    for key in box_of_sig:
-        r0 = find(key[0])
-        for k in key[1:]:
-            rk = find(k)
-            if rk != r0:
-                parent[rk] = r0
-    region_boxes: dict[int, list[int]] = {}
-    for key, b in box_of_sig.items():
-        region_boxes.setdefault(find(key[0]), []).append(b)
-    region_cons: dict[int, list[int]] = {}
-    for k in range(len(cons)):
-        region_cons.setdefault(find(k), []).append(k)
+    first: dict[int, int] = {}
+    for k, (cells, _) in enumerate(cons):
+        for c in cells:
+            j = first.setdefault(c, k)
+            if j != k:
+                rj, rk = find(j), find(k)
+                if rj != rk:
+                    parent[rk] = rj
+    groups: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+    for k, con in enumerate(cons):
+        groups.setdefault(find(k), []).append(con)
+    return [tuple(sorted(g)) for g in groups.values()]
 
-    counts: list[tuple[list[int], RegionCount]] = []
-    for root, boxes in region_boxes.items():
-        cids = region_cons[root]
-        cidx = {k: x for x, k in enumerate(cids)}
-        lcons: list[list[int]] = [[] for _ in cids]
-        for x, b in enumerate(boxes):
-            for k in sig[box_cells[b][0]]:
-                lcons[cidx[k]].append(x)
-        rc = count_region([len(box_cells[b]) for b in boxes], lcons, [cons[k].need for k in cids])
-        if rc is None:
-            return _inconsistent(board, "no mine layout fits the numbers")
-        counts.append((boxes, rc))
 
-    off = len(cs.unknown) - len(sig)
-    left = cs.mines_left
+@dataclass(frozen=True, slots=True)
+class _Solved:
+    weight: int
+    # per box of every region: its cells, the weighted mines in it, and the
+    # denominator (weight x size); p = num / den
+    boxes: list[tuple[tuple[int, ...], int, int]]
+    off: int  # unknown cells off the frontier
+    off_num: int  # off-frontier mine weight; off p = off_num / weight
 
-    def ways(k: int) -> int:
-        r = left - k
-        return comb(off, r) if 0 <= r <= off else 0
+
+def _solve(
+    cons: list[tuple[tuple[int, ...], int]],
+    n_unknown: int,
+    mines_left: int,
+    keys: list[Key] | None = None,
+) -> _Solved | str:
+    """Exact counts for deduplicated constraints, or why no layout fits.
+
+    `keys`, when given, are the constraints' regions, found already.
+    """
+    regions: list[_Region] = []
+    frontier = 0
+    for key in region_keys(cons) if keys is None else keys:
+        reg = _count(key)
+        if reg is None:
+            return "no mine layout fits the numbers"
+        regions.append(reg)
+        frontier += sum(len(b) for b in reg.boxes)
+
+    off = n_unknown - frontier
+    left = mines_left
 
     # prefix/suffix products of the region polynomials
-    q = len(counts)
+    q = len(regions)
     prefix: list[Poly] = [[1]]
-    for _, rc in counts:
-        prefix.append(_conv(prefix[-1], rc.total))
+    for reg in regions:
+        prefix.append(_conv(prefix[-1], reg.total))
     suffix: list[Poly] = [[1]] * (q + 1)
     for x in range(q - 1, -1, -1):
-        suffix[x] = _conv(counts[x][1].total, suffix[x + 1])
+        suffix[x] = _conv(regions[x].total, suffix[x + 1])
     everything = prefix[q]
-    weight = sum(v * ways(k) for k, v in enumerate(everything) if v)
+    # ways[k]: the ways the off-frontier cells take the mines the frontier
+    # leaves when it holds k
+    ways = [comb(off, left - k) if 0 <= left - k <= off else 0 for k in range(len(everything))]
+    weight = sum(v * ways[k] for k, v in enumerate(everything) if v)
     if weight == 0:
         ks = [k for k, v in enumerate(everything) if v]
         if left < ks[0]:
-            why = f"the numbers need at least {ks[0]} mines but only {left} are left"
-        else:
-            why = (
-                f"the numbers hold at most {ks[-1]} mines, leaving {left - ks[-1]} "
-                f"for {off} other unknown cells"
-            )
-        return _inconsistent(board, why)
+            return f"the numbers need at least {ks[0]} mines but only {left} are left"
+        return (
+            f"the numbers hold at most {ks[-1]} mines, leaving {left - ks[-1]} "
+            f"for {off} other unknown cells"
+        )
+    boxes: list[tuple[tuple[int, ...], int, int]] = []
+    for x, reg in enumerate(regions):
+        others = _conv(prefix[x], suffix[x + 1])
+        # weight of this region having k mines, summed over everything else
+        wk = [
+            sum(o * ways[k + j] for j, o in enumerate(others) if o) for k in range(len(reg.total))
+        ]
+        for cells, bm in zip(reg.boxes, reg.box_mines, strict=True):
+            num = sum(v * wk[k] for k, v in enumerate(bm) if v)
+            boxes.append((cells, num, weight * len(cells)))
+    off_num = 0
+    if off:
+        off_num = sum(
+            v * comb(off - 1, left - k - 1)
+            for k, v in enumerate(everything)
+            if v and 0 <= left - k - 1 <= off - 1
+        )
+    return _Solved(weight, boxes, off, off_num)
 
+
+def layouts_and_least(
+    cons: list[tuple[tuple[int, ...], int]],
+    n_unknown: int,
+    mines_left: int,
+    keys: list[Key] | None = None,
+) -> tuple[int, float]:
+    """Fitting layouts and the least mine probability of any unknown cell.
+
+    For deduplicated constraints; (0, 0.0) when no layout fits, and a least
+    probability of 0.0 when no unknown cell is left. The same figures as
+    `analyse` on the board these constraints come from.
+    """
+    if mines_left < 0 or mines_left > n_unknown:
+        return 0, 0.0
+    solved = _solve(cons, n_unknown, mines_left, keys)
+    if isinstance(solved, str):
+        return 0, 0.0
+    if not n_unknown:
+        return solved.weight, 0.0
+    least = min((num / den for _, num, den in solved.boxes), default=1.0)
+    if solved.off:
+        least = min(least, solved.off_num / solved.weight)
+    return solved.weight, least
+
+
+def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analysis:
+    """Exact mine probability of every cell of `board`."""
+    if cs is None:
+        cs = build(board)
+    if isinstance(cs, Inconsistent):
+        return _inconsistent(board, cs.reason)
+    solved = _solve(
+        [(con.cells, con.need) for con in cs.constraints], len(cs.unknown), cs.mines_left
+    )
+    if isinstance(solved, str):
+        return _inconsistent(board, solved)
+    weight = solved.weight
     prob: list[float | None] = [None] * board.size
     for i, s in enumerate(board.cells):
         if s < 0 and s != UNKNOWN:
             prob[i] = 1.0
     safe: list[int] = []
     mines: list[int] = []
-    for x, (boxes, rc) in enumerate(counts):
-        others = _conv(prefix[x], suffix[x + 1])
-        # weight of this region having k mines, summed over everything else
-        wk = [sum(o * ways(k + j) for j, o in enumerate(others) if o) for k in range(len(rc.total))]
-        for lb, b in enumerate(boxes):
-            num = sum(v * wk[k] for k, v in enumerate(rc.box_mines[lb]) if v)
-            size = len(box_cells[b])
-            den = weight * size
-            p = num / den
-            for cell in box_cells[b]:
-                prob[cell] = p
-            if num == 0:
-                safe.extend(box_cells[b])
-            elif num == den:
-                mines.extend(box_cells[b])
+    for cells, num, den in solved.boxes:
+        p = num / den
+        for cell in cells:
+            prob[cell] = p
+        if num == 0:
+            safe.extend(cells)
+        elif num == den:
+            mines.extend(cells)
     off_p: float | None = None
-    if off:
-        num = sum(
-            v * comb(off - 1, left - k - 1)
-            for k, v in enumerate(everything)
-            if v and 0 <= left - k - 1 <= off - 1
-        )
+    if solved.off:
+        num = solved.off_num
         off_p = num / weight
-        off_cells = [c for c in cs.unknown if c not in sig]
+        off_cells = [c for c in cs.unknown if c not in cs.frontier]
         for cell in off_cells:
             prob[cell] = off_p
         if num == 0:

@@ -1,0 +1,128 @@
+"""The reference solver: the solver as it was before the speed work (commit
+4a027f8), kept as it was so tests can check that the fast paths decide
+exactly as it does. Not product code; do not tune it.
+
+The solver, in tiers: the cheapest rule that gives a certain move wins.
+
+1. `rules.trivial`, then `rules.pairs`: certain moves from one or two numbers.
+2. `probability.analyse`: exact probabilities; any 0 or 1 is a certain move.
+3. `endgame.best_move`: when few layouts remain, the exact game tree.
+4. `guess.choose`: otherwise the safest cell, with tie-breaks that win more.
+
+Certain moves come out all at once, as a batch for the player to send
+together. A board no layout fits comes out as ``inconsistent`` with the
+reason, never as an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Literal
+
+from msolver.core.board import Board
+from msolver.core.game import FirstClick
+from tests.core.reference_solver import endgame, guess, rules
+from tests.core.reference_solver.constraints import Inconsistent, build
+from tests.core.reference_solver.probability import Analysis, analyse
+
+__all__ = ["Analysis", "Decision", "Move", "Solver", "analyse"]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    kind: Literal["open", "flag"]
+    index: int
+    p_mine: float
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What to do next.
+
+    `certain` moves are all sure (open every safe cell, flag every mine) and
+    may be sent together. Otherwise `moves` holds one guess with its mine
+    probability. `status` is ``done`` when no unknown cell is left to open.
+    """
+
+    status: Literal["ok", "inconsistent", "done"]
+    reason: str
+    moves: tuple[Move, ...]
+    certain: bool
+    tier: str = ""
+    # The exact probabilities when this decision made them (always with
+    # verify on), so a caller showing them need not count the board again.
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
+
+
+def _certain(
+    safe: Collection[int], mines: Collection[int], tier: str, analysis: Analysis | None
+) -> Decision:
+    moves = [Move("open", i, 0.0) for i in sorted(safe)]
+    moves += [Move("flag", i, 1.0) for i in sorted(mines)]
+    return Decision("ok", "", tuple(moves), True, tier, analysis)
+
+
+class Solver:
+    """Decides the next moves for a board; keeps no hidden state between frames."""
+
+    def __init__(
+        self,
+        first_click: FirstClick = "safe",
+        *,
+        lookahead: bool = True,
+        verify: bool = True,
+        batch_proven: bool = False,
+    ) -> None:
+        self.first_click: FirstClick = first_click
+        self.lookahead = lookahead
+        # Verifying runs the exact tier on every frame, so a board that no
+        # layout fits (a misread screen) is caught even when a cheap rule
+        # would have found moves. Simulated games are consistent by
+        # construction, so the benchmark turns it off for speed.
+        self.verify = verify
+        # With verify on, the exact count is made anyway: `batch_proven` puts
+        # every cell it proves into the same batch as the cheap rules' finds
+        # (a live frame costs far more than a count).
+        self.batch_proven = batch_proven
+
+    def decide(self, board: Board) -> Decision:
+        cs = build(board)
+        if isinstance(cs, Inconsistent):
+            return Decision("inconsistent", cs.reason, (), False)
+        if not cs.unknown:
+            return Decision("done", "no unknown cells left", (), True)
+        if not any(s >= 0 for s in board.cells):
+            # Nothing opened yet: the first click depends only on the rules.
+            i = guess.first_click(board, self.first_click)
+            p = cs.mines_left / len(cs.unknown)
+            if self.first_click in ("safe", "opening", "xp") and cs.mines_left < len(cs.unknown):
+                p = 0.0
+            return Decision("ok", "", (Move("open", i, p),), p == 0.0, "first")
+        checked: Analysis | None = None
+        if self.verify:
+            checked = analyse(board, cs)
+            if checked.status == "inconsistent":
+                return Decision("inconsistent", checked.reason, (), False)
+        for tier, rule in (("trivial", rules.trivial), ("pairs", rules.pairs)):
+            found = rule(cs)
+            if found:
+                if checked is None or not self.batch_proven:
+                    return _certain(found.safe, found.mines, tier, checked)
+                return _certain(
+                    set(found.safe) | set(checked.safe),
+                    set(found.mines) | set(checked.mines),
+                    tier,
+                    checked,
+                )
+        analysis = checked if checked is not None else analyse(board, cs)
+        if analysis.status == "inconsistent":
+            return Decision("inconsistent", analysis.reason, (), False)
+        if analysis.safe or analysis.mines:
+            return _certain(analysis.safe, analysis.mines, "probability", analysis)
+        end = endgame.best_move(board, cs, analysis)
+        if end is not None:
+            i, p = end
+            return Decision("ok", "", (Move("open", i, p),), False, "endgame", analysis)
+        i, p = guess.choose(board, cs, analysis, lookahead=self.lookahead)
+        return Decision("ok", "", (Move("open", i, p),), False, "guess", analysis)

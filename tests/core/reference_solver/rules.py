@@ -1,0 +1,76 @@
+"""Rule: certain moves from one number, then from a pair of overlapping numbers.
+
+Trivial: a number that needs no more mines makes all its unknown neighbours
+safe; a number that needs as many mines as it has unknown neighbours makes
+them all mines.
+
+Pairs (as in sgt-puzzles' mines solver): for numbers A and B that share
+cells, if A needs exactly |A \\ B| more mines than B does, then every cell of
+A \\ B is a mine and every cell of B \\ A is safe (whatever B's mines are, they
+all fit in the shared part). Subsets are the special case A \\ B empty.
+
+Also the mine count: no mines left means every unknown cell is safe; as many
+mines left as unknown cells means they are all mines.
+
+These are cheap and find most moves of a game; the exact probability tier
+finds the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tests.core.reference_solver.constraints import Constraints
+
+
+@dataclass(frozen=True, slots=True)
+class Certain:
+    safe: frozenset[int]
+    mines: frozenset[int]
+
+    def __bool__(self) -> bool:
+        return bool(self.safe or self.mines)
+
+
+def trivial(cs: Constraints) -> Certain:
+    safe: set[int] = set()
+    mines: set[int] = set()
+    if cs.mines_left == 0:
+        return Certain(frozenset(cs.unknown), frozenset())
+    if cs.mines_left == len(cs.unknown):
+        return Certain(frozenset(), frozenset(cs.unknown))
+    for con in cs.constraints:
+        if con.need == 0:
+            safe.update(con.cells)
+        elif con.need == len(con.cells):
+            mines.update(con.cells)
+    return Certain(frozenset(safe), frozenset(mines))
+
+
+def pairs(cs: Constraints) -> Certain:
+    safe: set[int] = set()
+    mines: set[int] = set()
+    cons = cs.constraints
+    sets = [frozenset(c.cells) for c in cons]
+    by_cell: dict[int, list[int]] = {}
+    for k, con in enumerate(cons):
+        for cell in con.cells:
+            by_cell.setdefault(cell, []).append(k)
+    done: set[tuple[int, int]] = set()
+    for ks in by_cell.values():
+        for x in range(len(ks)):
+            for y in range(x + 1, len(ks)):
+                a, b = ks[x], ks[y]
+                if (a, b) in done:
+                    continue
+                done.add((a, b))
+                sa, sb = sets[a], sets[b]
+                only_a, only_b = sa - sb, sb - sa
+                diff = cons[a].need - cons[b].need
+                if diff == len(only_a):
+                    mines |= only_a
+                    safe |= only_b
+                elif -diff == len(only_b):
+                    mines |= only_b
+                    safe |= only_a
+    return Certain(frozenset(safe), frozenset(mines))

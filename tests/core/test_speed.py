@@ -1,0 +1,263 @@
+"""The fast solver decides exactly as the reference (the solver before the speed work).
+
+Each fast path is checked against its reference on random positions: the
+region counts equal as integers, the probabilities equal as floats (both are
+exact fractions rounded once), the endgame value and cell equal, the
+lookahead's layouts and safety equal; and whole seeded games make the same
+decisions, move for move.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tests.core.reference_solver as ref
+from msolver.core.board import UNKNOWN, Board
+from msolver.core.game import LEVELS, FirstClick, Game, Status
+from msolver.core.solver import Solver, endgame, guess
+from msolver.core.solver.constraints import Builder, Constraints, build
+from msolver.core.solver.probability import analyse, count_by_free, count_region
+from tests.core.reference_solver import endgame as ref_endgame
+from tests.core.reference_solver import guess as ref_guess
+from tests.core.reference_solver import probability as ref_probability
+
+
+def _trim(poly: list[int]) -> list[int]:
+    out = list(poly)
+    while out and out[-1] == 0:
+        out.pop()
+    return out
+
+
+@st.composite
+def regions(draw: st.DrawFn) -> tuple[list[int], list[list[int]], list[int]]:
+    n = draw(st.integers(1, 14))
+    sizes = draw(st.lists(st.integers(1, 8), min_size=n, max_size=n))
+    m = draw(st.integers(1, 12))
+    cons = [
+        sorted(draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=min(n, 5))))
+        for _ in range(m)
+    ]
+    needs = [draw(st.integers(0, sum(sizes[b] for b in c))) for c in cons]
+    return sizes, cons, needs
+
+
+@settings(max_examples=300, deadline=None)
+@given(regions())
+def test_region_counts_equal_the_reference(
+    region: tuple[list[int], list[list[int]], list[int]],
+) -> None:
+    sizes, cons, needs = region
+    fast = count_region(sizes, cons, needs)
+    slow = ref_probability.count_region(sizes, cons, needs)
+    if slow is None:
+        assert fast is None
+        return
+    assert fast is not None
+    assert _trim(fast.total) == _trim(slow.total)
+    assert [_trim(p) for p in fast.box_mines] == [_trim(p) for p in slow.box_mines]
+
+
+def _position(seed: int, level: str, rule: FirstClick, moves: int) -> Board:
+    """A real game part-way through, played by the reference solver."""
+    lv = LEVELS[level]
+    g = Game(lv.width, lv.height, lv.mines, seed=seed, first_click=rule)
+    solver = ref.Solver(rule, verify=False)
+    for _ in range(moves):
+        d = solver.decide(g.board)
+        if d.status != "ok" or not d.moves:
+            break
+        before = g.board
+        for m in d.moves:
+            (g.flag if m.kind == "flag" else g.open)(m.index)
+        if g.status is not Status.PLAYING:
+            return before
+    return g.board
+
+
+positions = st.builds(
+    _position,
+    st.integers(0, 100_000),
+    st.sampled_from(["beginner", "intermediate", "expert"]),
+    st.sampled_from(["opening", "safe"]),
+    st.integers(1, 40),
+)
+
+
+@st.composite
+def spoilt(draw: st.DrawFn) -> Board:
+    """A position with one number changed: often no layout fits it any more."""
+    board = draw(positions)
+    opened = [i for i, s in enumerate(board.cells) if s >= 0]
+    if not opened:
+        return board
+    i = draw(st.sampled_from(opened))
+    return board.replace({i: draw(st.integers(0, 8))})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(positions, spoilt()))
+def test_probabilities_equal_the_reference_exactly(board: Board) -> None:
+    fast = analyse(board)
+    slow = ref_probability.analyse(board)
+    assert fast.status == slow.status
+    assert fast.reason == slow.reason
+    assert fast.prob == slow.prob
+    assert fast.safe == slow.safe
+    assert fast.mines == slow.mines
+    assert fast.layouts == slow.layouts
+    assert fast.off_frontier_p == slow.off_frontier_p
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions)
+def test_lookahead_equals_the_reference(board: Board) -> None:
+    cs = build(board)
+    assert isinstance(cs, Constraints)
+    unknown = [i for i, s in enumerate(board.cells) if s == UNKNOWN]
+    for i in Random(len(unknown)).sample(unknown, min(4, len(unknown))):
+        look = guess._Lookahead(board, cs, i)
+        for v in range(9):
+            slow = ref_guess._next_safety(board, i, v)
+            assert guess._next_safety(board, cs, i, v) == slow
+            assert look.safety(v) == slow
+
+
+@st.composite
+def layout_sets(draw: st.DrawFn) -> tuple[list[int], list[int]]:
+    n = draw(st.integers(2, 12))
+    rng = Random(draw(st.integers(0, 10**6)))
+    nbr_mask = []
+    for k in range(n):
+        m = 0
+        for j in range(n):
+            if j != k and rng.random() < 0.35:
+                m |= 1 << j
+        nbr_mask.append(m)
+    layouts = sorted(set(draw(st.lists(st.integers(0, (1 << n) - 1), min_size=2, max_size=60))))
+    return layouts, nbr_mask
+
+
+@settings(max_examples=300, deadline=None)
+@given(layout_sets())
+def test_endgame_search_equals_the_reference(case: tuple[list[int], list[int]]) -> None:
+    layouts, nbr_mask = case
+    assert endgame.search(layouts, nbr_mask) == ref_endgame.search(layouts, nbr_mask)
+
+
+def test_endgame_search_gives_up_where_the_reference_does() -> None:
+    # The work budget is counted the same way, so a search that runs out runs
+    # out in both; with a small budget some of these do and some do not.
+    rng = Random(5)
+    outcomes = set()
+    old, old_ref = endgame.WORK_BUDGET, ref_endgame.WORK_BUDGET
+    try:
+        for budget in (300, 3_000, 30_000):
+            endgame.WORK_BUDGET = ref_endgame.WORK_BUDGET = budget
+            for _ in range(20):
+                n = 10
+                nbr_mask = [rng.getrandbits(n) & ~(1 << k) for k in range(n)]
+                layouts = sorted({rng.getrandbits(n) for _ in range(80)})
+                fast = endgame.search(layouts, nbr_mask)
+                assert fast == ref_endgame.search(layouts, nbr_mask)
+                outcomes.add(fast is None)
+    finally:
+        endgame.WORK_BUDGET, ref_endgame.WORK_BUDGET = old, old_ref
+    assert outcomes == {True, False}
+
+
+def _decisions(solver: Solver | ref.Solver, level: str, rule: FirstClick, seed: int) -> list[str]:
+    lv = LEVELS[level]
+    g = Game(lv.width, lv.height, lv.mines, seed=seed, first_click=rule)
+    out = []
+    while g.status is Status.PLAYING:
+        d = solver.decide(g.board)
+        out.append(f"{d.status} {d.tier} {d.certain} {d.moves}")
+        if d.status != "ok" or not d.moves:
+            break
+        for m in d.moves:
+            (g.flag if m.kind == "flag" else g.open)(m.index)
+            if g.status is not Status.PLAYING:
+                break
+    return out
+
+
+def test_seeded_games_make_the_same_decisions() -> None:
+    plan = [("beginner", 150), ("intermediate", 40), ("expert", 12)]
+    games = 0
+    for level, n in plan:
+        for rule in ("opening", "safe"):
+            for seed in range(n):
+                fast = _decisions(Solver(rule, verify=False), level, rule, 9_000 + seed)
+                slow = _decisions(ref.Solver(rule, verify=False), level, rule, 9_000 + seed)
+                assert fast == slow, (level, rule, seed)
+                games += 1
+    assert games == 404
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(positions, spoilt()), min_size=1, max_size=6), st.integers(0, 10**6))
+def test_incremental_constraints_equal_a_fresh_build(boards: list[Board], seed: int) -> None:
+    # Frames of one game in order (each a few cells on from the last), then
+    # jumps between unrelated boards, sizes and spoilt numbers: the builder
+    # must give what a fresh build gives every time.
+    builder = Builder()
+    rng = Random(seed)
+    for board in boards:
+        lv = next(lv for lv in LEVELS.values() if lv.width == board.width)
+        g = Game(lv.width, lv.height, lv.mines, seed=rng.randrange(10**6), first_click="safe")
+        frames = [board]
+        for _ in range(rng.randrange(6)):
+            unknown = [i for i, s in enumerate(g.board.cells) if s == UNKNOWN]
+            i = rng.choice(unknown)
+            if rng.random() < 0.3:
+                g.flag(i)
+            else:
+                g.open(i)
+            if g.status is not Status.PLAYING:
+                break
+            frames.append(g.board)
+        for frame in frames:
+            assert builder.build(frame) == build(frame)
+
+
+@settings(max_examples=80, deadline=None)
+@given(positions)
+def test_guess_choice_equals_the_reference(board: Board) -> None:
+    # The guess tier on any position (whether or not a certain move exists):
+    # the pruned lookahead must pick the same cell as the full one.
+    cs = build(board)
+    assert isinstance(cs, Constraints)
+    a = analyse(board, cs)
+    if a.status != "ok" or not cs.unknown or not any(s >= 0 for s in board.cells):
+        return
+    ref_cs = ref_guess.build(board)
+    assert isinstance(ref_cs, ref_guess.Constraints)
+    ref_a = ref_probability.analyse(board, ref_cs)
+    assert guess.choose(board, cs, a) == ref_guess.choose(board, ref_cs, ref_a)
+
+
+@settings(max_examples=200, deadline=None)
+@given(regions(), st.data())
+def test_counts_for_every_free_number_equal_one_count_each(
+    region: tuple[list[int], list[list[int]], list[int]], data: st.DataObject
+) -> None:
+    # One pass with the free boxes' mines in a second variable gives, for
+    # each v, what a count with one more number "v mines in the free boxes"
+    # gives (the lookahead's candidate number, every value at once).
+    sizes, cons, needs = region
+    free = sorted(data.draw(st.sets(st.integers(0, len(sizes) - 1), min_size=1, max_size=5)))
+    vmax = sum(sizes[b] for b in free)
+    fast = count_by_free(sizes, cons, needs, frozenset(free), vmax)
+    for v in range(vmax + 1):
+        slow = ref_probability.count_region(sizes, [*cons, free], [*needs, v])
+        if slow is None:
+            assert fast[v] is None, v
+            continue
+        got = fast[v]
+        assert got is not None, v
+        assert _trim(got.total) == _trim(slow.total)
+        assert [_trim(p) for p in got.box_mines] == [_trim(p) for p in slow.box_mines]
