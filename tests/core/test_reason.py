@@ -142,13 +142,14 @@ def _brute_next_safe(board: Board, cell: int) -> float:
 
 def test_guess_says_its_risk_candidates_and_next_safety() -> None:
     # the 1 in the middle holds one of the five mines among its 8 neighbours
-    # (12.5% each); the 16 outer cells hold four (25%): 8 candidates
+    # (12.5% each); the 16 outer cells hold four (25%): 8 cells near the safest,
+    # of which the guess tier weighs its most, 6
     board = board_of("*ooo*\nooooo\no*.oo\nooooo\n*ooo*")
     d = Solver().decide(board)
     assert d.tier == "guess"
     text = explain(board, d)
     m = re.fullmatch(
-        r"guess: 12\.5% mine, best of 8 candidates; next move safe with ([0-9.]+)%", text
+        r"guess: 12\.5% mine, best of 6 candidates; next move safe with ([0-9.]+)%", text
     )
     assert m, text
     assert float(m.group(1)) == pytest.approx(

@@ -258,10 +258,19 @@ class Explainer:
         a = self.analysis
         probs = [a.prob[c] for c in cs.unknown if a.prob[c] is not None]
         safest = min(p for p in probs if p is not None)
-        near = sum(1 for p in probs if p is not None and p <= safest + _guess.TOLERANCE)
+        near = [
+            c for c in cs.unknown if (p := a.prob[c]) is not None and p <= safest + _guess.TOLERANCE
+        ]
+        # As many cells as the guess tier weighs: the near-safest, at most
+        # MAX_CANDIDATES, of which at most OFF_CANDIDATES off the frontier.
+        on = sum(1 for c in near if c in cs.frontier)
+        weighed = min(
+            _guess.MAX_CANDIDATES,
+            min(on, _guess.MAX_CANDIDATES) + min(len(near) - on, _guess.OFF_CANDIDATES),
+        )
         safe_next = self._next_safe(i)
         tail = f"; next move safe with {percent(safe_next)}" if safe_next is not None else ""
-        return f"guess: {risk} mine, best of {_plural(near, 'candidate')}{tail}"
+        return f"guess: {risk} mine, best of {_plural(weighed, 'candidate')}{tail}"
 
     def _next_safe(self, i: int) -> float | None:
         """Chance that cell i is safe and the move after it is safe too.
