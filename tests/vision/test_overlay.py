@@ -31,7 +31,7 @@ from msolver.vision.overlay import (
     render,
 )
 from msolver.vision.profile import load_profile
-from tests.vision.conftest import SHOTS, truth
+from tests.vision.conftest import SHOTS, scaled, truth
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 # One mid-game shot per game in its built-in profile's default window: two
@@ -174,6 +174,36 @@ def test_the_legend_shows_the_scale_below_the_picture(game: str) -> None:
     assert read[0] == pytest.approx(0.0, abs=0.01) and read[-1] == pytest.approx(1.0, abs=0.01)
     assert np.all(np.diff(read) >= 0)
     assert np.allclose(read, np.linspace(0, 1, len(read)), atol=0.01)
+
+
+@pytest.mark.parametrize("scale", [1.25, 1.5, 1.75])
+def test_a_scaled_display_with_a_fractional_pitch(scale: float) -> None:
+    image, grid, board, prob, best, reason, action = case("sgt-mines")
+    big = scaled(image, scale)
+    g = Grid(
+        (grid.origin[0] * scale, grid.origin[1] * scale),
+        (grid.pitch[0] * scale, grid.pitch[1] * scale),
+        grid.rows,
+        grid.cols,
+    )
+    out = render(big, g, board, prob, best, reason, action=action)
+    pic = out[: big.shape[0]]
+    ys, xs = np.nonzero(np.all(pic == RING, axis=2) & ~np.all(big == RING, axis=2))
+    assert divmod(best, board.width) == (
+        int((ys.mean() - g.origin[1]) // g.pitch[1]),
+        int((xs.mean() - g.origin[0]) // g.pitch[0]),
+    )
+    plain = render(big, g, board, prob, None, reason, action=action)
+    for i, s in enumerate(board.cells):
+        p = prob[i]
+        if s != UNKNOWN or p is None or p in (0.0, 1.0):
+            continue
+        tint = _estimated_tint(plain, big, cell_inner_box(g, *divmod(i, board.width)))
+        median = np.median(tint.reshape(-1, 3), axis=0)
+        assert probability_of(median) == pytest.approx(p, abs=0.02), (
+            divmod(i, board.width),
+            median,
+        )
 
 
 def test_bgra_input_draws_the_same_and_is_left_alone() -> None:
