@@ -22,6 +22,7 @@ from msolver.core.solver.reason import explain
 from msolver.vision.grid import Grid
 from msolver.vision.image import Image, read_png, write_png
 from msolver.vision.overlay import (
+    OUTLINE,
     RING,
     TINT_ALPHA,
     OverlayError,
@@ -29,6 +30,7 @@ from msolver.vision.overlay import (
     legend_box,
     probability_of,
     render,
+    tint_box,
 )
 from msolver.vision.profile import load_profile
 from tests.vision.conftest import SHOTS, scaled, truth
@@ -112,7 +114,7 @@ def test_every_unknown_cell_is_tinted_by_its_probability(game: str) -> None:
     for i, s in enumerate(board.cells):
         r, c = divmod(i, board.width)
         box = cell_inner_box(grid, r, c)
-        tint = _estimated_tint(out, image, box)
+        tint = _estimated_tint(out, image, tint_box(grid, r, c))
         if s != UNKNOWN:
             # opened cells and flags are left as the game drew them
             x0, y0, x1, y1 = box
@@ -120,12 +122,19 @@ def test_every_unknown_cell_is_tinted_by_its_probability(game: str) -> None:
             continue
         p = prob[i]
         assert p is not None
+        # the dark edge that sets a tint apart from a theme's coloured tiles
+        x0, y0, x1, y1 = box
+        edge = np.concatenate(
+            [out[y0, x0:x1], out[y1 - 1, x0:x1], out[y0:y1, x0], out[y0:y1, x1 - 1]]
+        )
+        assert float(np.all(edge == OUTLINE, axis=1).mean()) > 0.9, (r, c)
         pixels = tint.reshape(-1, 3)
         if p in (0.0, 1.0):
             # The safe ring and mine cross are white and black: the tint is the
             # rest, the pixels whose blue the tint explains (the scale has none).
+            # At 20 px cells the ring covers about two thirds of the square.
             pixels = pixels[np.abs(pixels[:, 2]) < 2]
-            assert len(pixels) > 0.4 * tint.shape[0] * tint.shape[1], (r, c)
+            assert len(pixels) > 0.25 * tint.shape[0] * tint.shape[1], (r, c)
         else:
             assert np.abs(pixels[:, 2]).max() < 2, (r, c)
         median = np.median(pixels, axis=0)
@@ -142,10 +151,12 @@ def test_certain_cells_are_marked_and_the_others_not(game: str) -> None:
         if s != UNKNOWN:
             continue
         r, c = divmod(i, board.width)
-        x0, y0, x1, y1 = box = cell_inner_box(grid, r, c)
+        x0, y0, x1, y1 = box = tint_box(grid, r, c)
         p = prob[i]
         assert p is not None
-        tint = np.median(_estimated_tint(out, image, box).reshape(-1, 3), axis=0)
+        pixels = _estimated_tint(out, image, box).reshape(-1, 3)
+        # the tint is what the pixels the scale explains (no blue) agree on
+        tint = np.median(pixels[np.abs(pixels[:, 2]) < 2], axis=0)
         expected = TINT_ALPHA * tint + (1 - TINT_ALPHA) * image[y0:y1, x0:x1]
         marked = np.abs(out[y0:y1, x0:x1] - expected).max(axis=2) > 60
         share = float(marked.mean())
@@ -198,7 +209,7 @@ def test_a_scaled_display_with_a_fractional_pitch(scale: float) -> None:
         p = prob[i]
         if s != UNKNOWN or p is None or p in (0.0, 1.0):
             continue
-        tint = _estimated_tint(plain, big, cell_inner_box(g, *divmod(i, board.width)))
+        tint = _estimated_tint(plain, big, tint_box(g, *divmod(i, board.width)))
         median = np.median(tint.reshape(-1, 3), axis=0)
         assert probability_of(median) == pytest.approx(p, abs=0.02), (
             divmod(i, board.width),
@@ -240,7 +251,7 @@ def test_golden_picture(game: str) -> None:
     # A few pixels of slack for text or circles drawn a pixel differently by
     # another OpenCV build. Measured against these goldens: the ring one cell
     # over differs in 0.18-0.26% of pixels, one more caption letter in
-    # 0.004-0.012%, every probability 5 points up in a mean of 0.6-5 levels.
+    # 0.004-0.012%, every probability 5 points up in a mean of 0.5-4.4 levels.
     assert float((diff > 24).mean()) < 3e-5, float((diff > 24).mean())
     assert float(diff.mean()) < 0.005, float(diff.mean())
 

@@ -1,7 +1,8 @@
 """The hint picture: a screenshot with the solver's view of the board drawn on it.
 
 Every unknown cell is tinted by its mine probability on one colour scale,
-green (0%) through yellow (50%) to red (100%); cells proven safe also get a
+green (0%) through yellow (50%) to red (100%), each square edged in dark
+grey so it cannot be taken for a theme's own coloured tile; cells proven safe also get a
 white ring, cells proven mines a black cross; the best move is circled in
 magenta, a colour the scale never uses (its blue channel is always 0), so
 neither eye nor test can take a tint for the ring. Below the picture a
@@ -26,6 +27,9 @@ from msolver.vision.image import Image, as_rgb
 RING = (255, 0, 255)  # the best move
 SAFE_MARK = (255, 255, 255)
 MINE_MARK = (0, 0, 0)
+# Dark edge around each tinted square: some themes (gnome-mines) give their
+# numbers pastel green-to-red backgrounds, and the edge tells a tint apart.
+OUTLINE = (24, 24, 24)
 CAPTION_BG = (32, 32, 32)
 CAPTION_FG = (240, 240, 240)
 # How much of a tinted cell's own pixels still show through the tint: enough
@@ -73,6 +77,17 @@ def cell_inner_box(grid: Grid, row: int, col: int) -> tuple[int, int, int, int]:
         int(np.floor(x0 + (1 - INSET) * px + 0.5)),
         int(np.floor(y0 + (1 - INSET) * py + 0.5)),
     )
+
+
+def outline_width(grid: Grid) -> int:
+    return max(1, round(min(grid.pitch) / 24))
+
+
+def tint_box(grid: Grid, row: int, col: int) -> tuple[int, int, int, int]:
+    """The part of `cell_inner_box` inside the tinted square's dark edge: pure tint."""
+    x0, y0, x1, y1 = cell_inner_box(grid, row, col)
+    t = outline_width(grid)
+    return (x0 + t, y0 + t, x1 - t, y1 - t)
 
 
 def cell_centre(grid: Grid, row: int, col: int) -> tuple[float, float]:
@@ -129,6 +144,14 @@ def _tint(out: Image, grid: Grid, board: Board, prob: Sequence[float | None]) ->
         mask[sl] = 1
     blended = cv2.addWeighted(paint, TINT_ALPHA, region, 1 - TINT_ALPHA, 0.0)
     np.copyto(region, blended, where=mask[:, :, None].astype(bool))
+    t = outline_width(grid)
+    for i in unknown:
+        x0, y0, x1, y1 = cell_inner_box(grid, *divmod(i, board.width))
+        x0, y0, x1, y1 = x0 - x_lo, y0 - y_lo, x1 - x_lo, y1 - y_lo
+        region[y0 : y0 + t, x0:x1] = OUTLINE
+        region[y1 - t : y1, x0:x1] = OUTLINE
+        region[y0:y1, x0 : x0 + t] = OUTLINE
+        region[y0:y1, x1 - t : x1] = OUTLINE
 
 
 def _marks(out: Image, grid: Grid, board: Board, prob: Sequence[float | None]) -> None:
@@ -141,7 +164,7 @@ def _marks(out: Image, grid: Grid, board: Board, prob: Sequence[float | None]) -
         if s != UNKNOWN or p is None or p not in (0.0, 1.0):
             continue
         r, c = divmod(i, board.width)
-        x0, y0, x1, y1 = cell_inner_box(grid, r, c)
+        x0, y0, x1, y1 = tint_box(grid, r, c)
         if p == 0.0:
             cx, cy = cell_centre(grid, r, c)
             radius = max(2, round(min(px, py) * 0.22))
