@@ -12,6 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from msolver.core.game import FirstClick, Game, Status
+from msolver.core.gamestats import ClickCount, GameStats, apply_counted, simulated_stats
 from msolver.core.solver import Move, Solver
 from msolver.core.stats import percentile, wilson_interval
 
@@ -23,6 +24,7 @@ class GameResult:
     seconds: float  # solver time only
     move_ms: tuple[float, ...]  # solver time per decision
     guesses: int
+    stats: GameStats | None = None  # 3BV, clicks by button, efficiency (core.gamestats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ def play_one(
     solver = Solver(first_click, verify=False)
     times: list[float] = []
     guesses = 0
+    clicks = ClickCount()
     while game.status is Status.PLAYING:
         board = game.board
         t0 = time.perf_counter()
@@ -82,9 +85,11 @@ def play_one(
             break
         if not decision.certain:
             guesses += 1
-        apply_moves(game, decision.moves)
+        apply_counted(game, decision.moves, clicks)
+    seconds = sum(times) / 1000
+    stats = simulated_stats(game, clicks, seconds=seconds, guesses=guesses)
     won = game.board.outcome() == "won"
-    return GameResult(index, won, sum(times) / 1000, tuple(times), guesses)
+    return GameResult(index, won, seconds, tuple(times), guesses, stats)
 
 
 def _play_chunk(args: tuple[int, int, int, FirstClick, int, list[int]]) -> list[GameResult]:
