@@ -305,7 +305,7 @@ def _say(msg: str) -> None:
 def run_play(args: argparse.Namespace) -> int:
     """`msolver flood play`: returns the exit status."""
     from msolver.io.capture import open_capture
-    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, PynputHotkeys
+    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, open_hotkeys
     from msolver.io.mouse import MouseError, open_mouse, split_combo
 
     if args.games < 1:
@@ -329,7 +329,7 @@ def run_play(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     keys: Any
     try:
-        keys = PynputHotkeys(args.hotkey, args.stop_key)
+        keys = open_hotkeys(args.hotkey, args.stop_key)
     except HotkeyError as exc:
         if not args.start_now:
             _say(f"error: cannot listen for the start key: {exc} (use --start-now)")
