@@ -9,7 +9,9 @@ fi
 STAMP="$VENV/.msolver-installed"
 if [ ! -f "$STAMP" ] || [ "$ROOT/pyproject.toml" -nt "$STAMP" ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-    "$VENV/bin/python" -m pip install -q -e "$ROOT[test,dev]"
+    # plot: the --plot tests draw. No pynput extra: on Linux it needs a C
+    # compiler (evdev), and these two scripts must run on a desktop without one.
+    "$VENV/bin/python" -m pip install -q -e "$ROOT[test,dev,plot]"
     touch "$STAMP"
 fi
 export PATH="$VENV/bin:$PATH"

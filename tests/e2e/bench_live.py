@@ -4,7 +4,7 @@
 
 Starts Xvfb on a free display, launches the game at expert size, calibrates
 from a whole-screen grab (as `msolver calibrate --image` would), then plays
-the games with the real capture (mss), reader, solver and mouse (pynput, keys by pyautogui),
+the games with the real capture (mss), reader, solver and mouse (XTEST on Linux, as `play`),
 starting each next game with the game's new-game action. Prints wins, the
 median and worst wall time from the first click to the won board, clicks
 per game, and whether any game was lost on a click the solver called

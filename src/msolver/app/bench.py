@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import json
 import sys
 import time
@@ -79,6 +80,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise CommandError(f"--games {args.games} must be at least 1")
     if args.workers < 1:
         raise CommandError(f"--workers {args.workers} must be at least 1")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        # Before the sweep: matplotlib is an extra, and a sweep takes minutes.
+        raise CommandError("--plot needs matplotlib: pip install 'msolver[plot]'")
     if args.sweep_mines:
         return _sweep(args)
     width, height, mines = _bench_size(args)

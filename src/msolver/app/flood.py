@@ -123,7 +123,7 @@ def run_play(args: argparse.Namespace) -> int:
     from msolver.flood.play import FloodPlayer, Timing
     from msolver.flood.vision import FloodVisionError
     from msolver.io.capture import CaptureError, open_capture
-    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, PynputHotkeys
+    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, open_hotkeys
     from msolver.io.mouse import MouseError, open_mouse, split_combo
 
     if args.games < 1:
@@ -147,7 +147,7 @@ def run_play(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     keys: Any
     try:
-        keys = PynputHotkeys(args.hotkey, args.stop_key)
+        keys = open_hotkeys(args.hotkey, args.stop_key)
     except HotkeyError as exc:
         if not args.start_now:
             _say(f"error: cannot listen for the start key: {exc} (use --start-now)")

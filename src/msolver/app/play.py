@@ -43,8 +43,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--mouse",
         default="auto",
-        choices=("auto", "pyautogui", "pynput"),
-        help="mouse backend (auto: pynput clicks, pyautogui keys)",
+        choices=("auto", "x11", "pyautogui", "pynput"),
+        help="mouse backend (auto: x11 on Linux; elsewhere pynput clicks, pyautogui keys)",
     )
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.set_defaults(handler=play_command)
@@ -120,10 +120,10 @@ def _locate(capture: Capture, args: argparse.Namespace, say: Any) -> Profile:
 
 
 def _hotkeys(args: argparse.Namespace, say: Any) -> Any:
-    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, PynputHotkeys
+    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, open_hotkeys
 
     try:
-        return PynputHotkeys(args.hotkey, args.stop_key)
+        return open_hotkeys(args.hotkey, args.stop_key)
     except HotkeyError as exc:
         if not args.start_now:
             raise CommandError(

@@ -1,4 +1,5 @@
-"""Global start/stop hotkeys: pynput's GlobalHotKeys, and a fake for tests.
+"""Global start/stop hotkeys: pynput's GlobalHotKeys (Windows, macOS), X11 grabs
+(Linux, in x11keys: pynput needs a C build there), and a fake for tests.
 
 The player never uses Ctrl+C as its stop key: the terminal may not have the
 focus while the bot holds the mouse. A global hotkey works wherever the
@@ -78,3 +79,12 @@ class PynputHotkeys:
 
     def close(self) -> None:
         self._listener.stop()
+
+
+def open_hotkeys(start_key: str = "F9", stop_key: str = "F10") -> Hotkeys:
+    """The global hotkeys of this OS; HotkeyError naming why they cannot run."""
+    if sys.platform.startswith("linux"):
+        from msolver.io.x11keys import X11Hotkeys
+
+        return X11Hotkeys(start_key, stop_key)
+    return PynputHotkeys(start_key, stop_key)

@@ -132,6 +132,9 @@ class PyAutoGuiMouse:
             raise MouseError("no X display: DISPLAY is not set")
         try:
             import pyautogui
+        except ImportError as exc:
+            # An optional extra: its sdist-only dependencies are not everyone's.
+            raise MouseError("pyautogui is not installed: pip install pyautogui") from exc
         except SystemExit as exc:
             # Without tkinter, a module pyautogui imports calls sys.exit().
             raise MouseError(
@@ -209,6 +212,8 @@ class PynputMouse:
             raise MouseError("no X display: DISPLAY is not set")
         try:
             from pynput import mouse
+        except ImportError as exc:
+            raise MouseError("pynput is not installed: pip install pynput") from exc
         except Exception as exc:
             raise MouseError(f"pynput cannot start here: {exc}") from exc
         self._mouse: Any = mouse.Controller()
@@ -249,13 +254,18 @@ class PynputMouse:
 def open_mouse(backend: str = "auto", screen: tuple[int, int, int, int] | None = None) -> Mouse:
     """The OS mouse; MouseError naming why no backend runs.
 
-    auto: pynput moves and clicks (a third of pyautogui's time per click,
-    measured: 0.31 vs 0.87 ms), keys go through pyautogui when it runs (see
-    PyAutoGuiMouse.key); else either library alone.
+    auto: on Linux X11Mouse (XTEST); elsewhere pynput moves and clicks (a
+    third of pyautogui's time per click, measured: 0.31 vs 0.87 ms), keys go
+    through pyautogui when it is installed (see PyAutoGuiMouse.key).
     """
     with contextlib.suppress(ImportError):
         import mss  # noqa: F401  (DPI awareness on Windows, see module doc)
     errors: list[str] = []
+    if backend == "x11" or (backend == "auto" and sys.platform.startswith("linux")):
+        # pynput needs evdev (a C build) on Linux; XTEST through python-xlib does not.
+        from msolver.io.x11keys import X11Mouse
+
+        return X11Mouse(screen)
     if backend == "auto":
         try:
             keys: Callable[[str], None] | None = PyAutoGuiMouse().key
@@ -276,5 +286,7 @@ def open_mouse(backend: str = "auto", screen: tuple[int, int, int, int] | None =
         except MouseError as exc:
             errors.append(str(exc))
     if not errors:
-        raise MouseError(f"unknown mouse backend {backend!r} (expected auto, pyautogui, pynput)")
+        raise MouseError(
+            f"unknown mouse backend {backend!r} (expected auto, x11, pyautogui, pynput)"
+        )
     raise MouseError("; ".join(errors))
