@@ -10,6 +10,8 @@ a certain click, stops, wins; then whether the learned profile would be
 saved and reads the next blank board as all unopened.
 
     python -m tests.play.bench_learn [--games 50] [--palettes 3]
+
+(then one more palette, one ink, small digits in 48 px cells)
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import time
+from dataclasses import replace
 
 from msolver.core.board import UNKNOWN
 from msolver.core.game import Game
@@ -28,8 +31,10 @@ from tests.support.themes import Tally, Theme, blank_profile, play_checked, them
 SETTINGS = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.6, new_game_timeout=1.0)
 
 
-def run(palette: int, games: int, *, one_ink: bool = False, pitch: float = 36.0) -> None:
-    theme = Theme.random(palette, one_ink=one_ink)
+def run(
+    palette: int, games: int, *, one_ink: bool = False, pitch: float = 36.0, scale: float = 0.4
+) -> None:
+    theme = replace(Theme.random(palette, one_ink=one_ink), digit_scale=scale)
     seeds = itertools.count(10_000 * palette)
 
     def next_game() -> Game:
@@ -74,6 +79,8 @@ def main() -> None:
     args = ap.parse_args()
     for palette in range(1, args.palettes + 1):
         run(palette, args.games, one_ink=palette == args.palettes)
+    # Small digits in big cells, one ink: only the glyphs' shapes tell them apart.
+    run(args.palettes + 1, args.games, one_ink=True, pitch=48.0, scale=0.35)
 
 
 if __name__ == "__main__":

@@ -63,12 +63,13 @@ INK_TEXTURE = 4.0
 INK_MIN_PIXELS = 3
 INK_MIN_SHARE = 0.003
 GLYPH = 10  # side of the glyph's shape, in samples
+GLYPH_SPAN = 1.8  # the shape covers the ink's centre +- this many spreads
 # Two cells show one look when every part agrees within these (0..255 per
 # channel for colours; mean absolute difference for the 0..1 shape; log of the
 # width/height ratio for the glyph's proportions).
 FACE_TOL = 12.0
 INK_TOL = 56.0
-SHAPE_TOL = 0.14
+SHAPE_TOL = 0.06
 ASPECT_TOL = 0.25
 # More new looks at once than a game has kinds of tiles: not a board we know.
 MAX_NEW_LOOKS = 12
@@ -79,6 +80,7 @@ HOLD = 0.25
 _LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
+_SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
 _LOOK_KEY = 100  # a cell's key for an unnamed look k is _LOOK_KEY + k
 
 
@@ -88,8 +90,8 @@ class Content:
 
     face: F64
     ink: F64 | None = None  # the ink's colour
-    shape: F64 | None = None  # GLYPH x GLYPH, the ink's share of each sample of its box
-    aspect: float = 0.0  # log(width / height) of the ink's box
+    shape: F64 | None = None  # GLYPH x GLYPH samples of the ink around its centre
+    aspect: float = 0.0  # log(width / height) of the ink's spread
 
     def distance(self, other: Content) -> float:
         """How far apart, in tolerances: at most 1 for one look."""
@@ -125,12 +127,32 @@ def content(tile: Image) -> Content:
     count = int(mask.sum())
     if count < max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size):
         return Content(face)
-    ys, xs = np.nonzero(mask)
-    y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
-    box = mask[y0:y1, x0:x1].astype(np.float32)
-    shape = cv2.resize(box, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA).astype(np.float64)
+    # The glyph's place and size from its ink's weighted centre and spread, not
+    # from its outermost pixels: a faint anti-aliased edge pixel that the face's
+    # texture or a vignette tips over a threshold moves the box of a 5-pixel
+    # glyph by a fifth, but its moments hardly at all.
+    top = float(dist[mask].max())
+    weight = np.clip((dist - 0.5 * threshold) / max(1.0, top - 0.5 * threshold), 0.0, 1.0)
+    weight = weight.astype(np.float32)
+    ys, xs = np.mgrid[0 : weight.shape[0], 0 : weight.shape[1]]
+    total = float(weight.sum())
+    cx, cy = float((weight * xs).sum()) / total, float((weight * ys).sum()) / total
+    sx = max(0.5, float(np.sqrt((weight * (xs - cx) ** 2).sum() / total)))
+    sy = max(0.5, float(np.sqrt((weight * (ys - cy) ** 2).sum() / total)))
+    ax, ay = 2 * GLYPH_SPAN * sx / GLYPH, 2 * GLYPH_SPAN * sy / GLYPH
+    to_glyph = np.array(
+        [[ax, 0.0, cx - ax * (GLYPH / 2 - 0.5)], [0.0, ay, cy - ay * (GLYPH / 2 - 0.5)]]
+    )
+    shape = cv2.warpAffine(
+        weight,
+        to_glyph,
+        (GLYPH, GLYPH),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    ).astype(np.float64)
     ink = np.median(inner[mask], axis=0)
-    return Content(face, ink, shape.reshape(-1), float(np.log((x1 - x0) / (y1 - y0))))
+    return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)))
 
 
 @dataclass
@@ -163,7 +185,7 @@ class LearningReader:
         self._clock = clock
         self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
         left, top, _, _ = self._grid.rect()
-        self._origin = (profile.origin[0] - left, profile.origin[1] - top)
+        self._offset = (left, top)
         self._w, self._h = round(profile.pitch[0]), round(profile.pitch[1])
         self._xs = [
             px(profile.origin[0] + c * profile.pitch[0]) - left for c in range(profile.cols)
@@ -182,6 +204,8 @@ class LearningReader:
         # unnamed look; None before the first clean read.
         self._last: list[int] | None = None
         self._last_looks: dict[int, int] = {}  # cell -> look, in the last clean read
+        # The first blank board this reader saw: a learned profile must read it blank.
+        self._blank_frame: Image | None = None
         self._flagged: set[int] = set()
         self._clicked: set[int] = set()  # cells our clicks opened this game
         self._batch: frozenset[int] = frozenset()  # those of the last batch
@@ -249,7 +273,11 @@ class LearningReader:
         if not added:
             return None
         out = self.profile.with_changes(tiles={k: tuple(v) for k, v in tiles.items()})
-        return out if blank_reads_blank(out) else None
+        if not blank_reads_blank(out):
+            return None
+        if self._blank_frame is not None and not reads_blank(out, self._blank_frame):
+            return None
+        return out
 
     # -- pixels ------------------------------------------------------------------------
 
@@ -311,7 +339,7 @@ class LearningReader:
         if not self._fits(image):
             blank = Board.blank(p.cols, p.rows, p.mines)
             return Reading(blank, tuple(range(n)), "the grab does not hold the board")
-        patches = cell_patches(image, self._origin, p.pitch, p.rows, p.cols, ask)
+        patches = cell_patches(image, p.origin, p.pitch, p.rows, p.cols, ask, self._offset)
         assert patches is not None
         d = ((patches.astype(np.float32) - self._blank[ask]) / 255.0) ** 2
         still = d.reshape(len(ask), -1).mean(axis=1) <= self._same[ask]
@@ -337,6 +365,8 @@ class LearningReader:
                 states[i] = self.looks[b].state
         if len(ask) == n and bool(still.all()):
             # Every cell shows its blank look: a fresh board (a new game).
+            if self._blank_frame is None:
+                self._blank_frame = image.copy()
             board = Board.blank(p.cols, p.rows, p.mines)
             self._seen(list(board.cells), board)
             self._candidate = None
@@ -368,18 +398,17 @@ class LearningReader:
                 "cells look unlike the blank board before any click: show a new, unplayed "
                 "board (or recalibrate)",
             )
-        # A guess that may have hit a mine: a lost game shows its mines anywhere.
-        lost = any(not 0 <= keys[i] <= 8 for i in self._guessed)
-        if appeared and self._last is not None and not lost:
+        outside: list[int] = []
+        if appeared and self._last is not None:
             reach = self._reach(keys, contents)
             outside = [i for i in appeared if i not in reach]
-            if outside:
-                row, col = divmod(outside[0], p.cols)
-                return self._unread(
-                    states,
-                    sorted(set(new) | set(outside)),
-                    f"the board changed where we did not click (row {row + 1}, column {col + 1})",
-                )
+        if outside and not any(self._maybe_mine(i, keys, contents) for i in self._guessed):
+            row, col = divmod(outside[0], p.cols)
+            return self._unread(
+                states,
+                sorted(set(new) | set(outside)),
+                f"the board changed where we did not click (row {row + 1}, column {col + 1})",
+            )
         if new:
             now = self._clock()
             if self._candidate is None or not np.array_equal(self._candidate[0], image):
@@ -391,7 +420,14 @@ class LearningReader:
                 return self._unread(states, new, "new tiles: looking again")
             self._add_looks(image, new, contents, look_of)
         self._candidate = None
-        return self._name(states, look_of)
+        # A guess that may have hit a mine: a lost game shows its mines anywhere,
+        # but only mines (and flags) may appear where we did not click.
+        return self._name(states, look_of, outside)
+
+    def _maybe_mine(self, i: int, keys: list[int], contents: dict[int, Content]) -> bool:
+        """Whether guessed cell i may show a mine that went off (any look not yet
+        known as a number: a flat theme draws its mines without ink)."""
+        return not (0 <= keys[i] <= 8 or keys[i] == UNKNOWN)
 
     def _keys(self, states: list[int | None], look_of: dict[int, int]) -> list[int]:
         return [
@@ -467,9 +503,12 @@ class LearningReader:
             self.looks.append(_Look(c, np.array(self._tile(image, i), copy=True), None))
             look_of[i] = len(self.looks) - 1
 
-    def _name(self, states: list[int | None], look_of: dict[int, int]) -> Reading:
+    def _name(
+        self, states: list[int | None], look_of: dict[int, int], outside: list[int]
+    ) -> Reading:
         p = self.profile
         known = list(states)
+        why = "the board changed where we did not click"
         groups: dict[int, list[int]] = {}
         for i, k in sorted(look_of.items()):
             if self.looks[k].state is None:
@@ -478,6 +517,8 @@ class LearningReader:
             low = sorted(i for g in groups.values() for i in g)
             return self._unread(states, low, "too many new looks")
         if not groups:
+            if any(known[i] not in _SHOWN_MINES for i in outside):
+                return self._unread(states, outside, why)
             board = Board(
                 p.cols, p.rows, p.mines, tuple(UNKNOWN if s is None else s for s in known)
             )
@@ -497,6 +538,15 @@ class LearningReader:
             known_numbers=numbers,
             guessed=self._guessed,
         )
+        for i in outside:
+            look = look_of.get(i)
+            shown = known[i]
+            if shown is None and look is not None and look in naming.names:
+                shown = STATE_OF_LABEL[naming.names[look]]
+            if shown not in _SHOWN_MINES:
+                # Only a lost game's mines may show where we did not click: name
+                # nothing from a board that shows anything else there.
+                return self._unread(states, [i for g in groups.values() for i in g] + outside, why)
         for k, name in naming.names.items():
             state = STATE_OF_LABEL[name]
             self.looks[k].state = state
@@ -599,8 +649,13 @@ def blank_image(profile: Profile) -> Image:
 
 def blank_reads_blank(profile: Profile) -> bool:
     """True when a fresh reader with `profile` reads its blank board as all unopened."""
-    reader = LearningReader(profile)
-    reading = reader.read(blank_image(profile))
+    return reads_blank(profile, blank_image(profile))
+
+
+def reads_blank(profile: Profile, image: Image) -> bool:
+    """True when a fresh reader with `profile` reads `image` (a grab of the board's
+    rectangle) as all unopened."""
+    reading = LearningReader(profile).read(image)
     if reading.problem or reading.low_confidence:
         return False
     return all(s == UNKNOWN for s in reading.board.cells)

@@ -296,7 +296,8 @@ def calibrate(
         # Each cell's own blank look: a gradient or texture behind the tiles
         # makes cells of one kind differ, and only a cell's own look says it
         # is still unopened.
-        blank = cell_patches(rgb, origin, pitch, grid.rows, grid.cols)
+        screen_xy = (origin[0] + screen_origin[0], origin[1] + screen_origin[1])
+        blank = cell_patches(rgb, screen_xy, pitch, grid.rows, grid.cols, offset=screen_origin)
     prof = Profile(
         name=name,
         theme=theme_name,

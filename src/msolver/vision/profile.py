@@ -275,20 +275,23 @@ def cell_patches(
     rows: int,
     cols: int,
     which: list[int] | None = None,
+    offset: tuple[int, int] = (0, 0),
 ) -> Image | None:
     """The BLANK_K x BLANK_K RGB patch of each cell `which` (default all), row by row.
 
-    origin is in the image's own pixels. A cell box starts at the whole pixel
-    nearest its exact corner and is one rounded pitch wide, so every cell is
-    cut the same way; None when the image does not hold the board.
+    origin is in screen pixels, and the image's top-left pixel is at `offset`
+    on the screen. A cell box starts at the whole pixel nearest its exact
+    corner (computed in screen pixels, so every cut of one profile rounds
+    alike) and is one rounded pitch wide; None when the image does not hold
+    the board.
     """
     import cv2
 
     from msolver.vision.image import px
 
     w, h = round(pitch[0]), round(pitch[1])
-    xs = [px(origin[0] + c * pitch[0]) for c in range(cols)]
-    ys = [px(origin[1] + r * pitch[1]) for r in range(rows)]
+    xs = [px(origin[0] + c * pitch[0]) - offset[0] for c in range(cols)]
+    ys = [px(origin[1] + r * pitch[1]) - offset[1] for r in range(rows)]
     if min(xs[0], ys[0]) < 0 or image.shape[0] < ys[-1] + h or image.shape[1] < xs[-1] + w:
         return None
     cells = list(range(rows * cols)) if which is None else which
