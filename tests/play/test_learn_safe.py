@@ -265,3 +265,29 @@ def test_random_themes_play_whole_games_with_no_misread(one_ink: bool) -> None:
     assert tally.misread == 0 and tally.missed == 0
     assert tally.misread_clicks == 0 and tally.certain_losses == 0
     assert tally.games == 3 and not tally.stops, tally.stops
+
+
+def test_after_a_certain_click_a_known_look_elsewhere_stops_at_once() -> None:
+    screen = themed_sim(13, Theme.random(13))
+    clock = Clock()
+    reader = LearningReader(blank_profile(screen), clock=clock)
+    reader.read(grab(screen))
+    game, start = _opened_by_one_click(13)
+    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
+    frame = grab(showing(screen, list(game.board.cells)))
+    reader.read(frame)
+    clock.now += 1.0
+    assert reader.read(frame).board == game.board
+    # A certain open of one cell; a number shows up far from it as well.
+    cells = list(game.board.cells)
+    safe = next(i for i, s in enumerate(cells) if s == UNKNOWN and i not in game.layout)
+    far = next(
+        i
+        for i in (0, 29, 450, 479)
+        if cells[i] == UNKNOWN and abs(i % 30 - safe % 30) > 2 and abs(i // 30 - safe // 30) > 2
+    )
+    number = next(s for s in cells if s > 0)
+    cells[far] = number
+    reader.sent(frozenset(), frozenset(), frozenset({safe}))
+    reading = reader.read(grab(showing(screen, cells)))
+    assert "where we did not click" in reading.problem and far in reading.low_confidence
