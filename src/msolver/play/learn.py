@@ -610,7 +610,10 @@ def _blank_looks(profile: Profile) -> tuple[npt.NDArray[np.float32], npt.NDArray
         # An older profile: the one unopened tile is every cell's blank look.
         import cv2
 
-        tile = np.ascontiguousarray(profile.tiles_at()["unknown"][0][:, :, :3])
+        tile = profile.tiles_at()["unknown"][0][:, :, :3]
+        h, w = tile.shape[:2]
+        e = 1 if min(w, h) >= 8 else 0  # cut as profile.cell_patches cuts a cell
+        tile = np.ascontiguousarray(tile[e : h - e, e : w - e])
         one = cv2.resize(tile, (K, K), interpolation=cv2.INTER_AREA).astype(np.float32)
         return np.repeat(one[None], n, axis=0), np.full(n, SAME, dtype=np.float32)
     blank = profile.blank.astype(np.float32)
@@ -640,10 +643,14 @@ def blank_image(profile: Profile) -> Image:
         x = px(profile.origin[0] + c * profile.pitch[0]) - left
         y = px(profile.origin[1] + r * profile.pitch[1]) - top
         if profile.blank is None:
-            tile = unknown
+            img[y : y + h, x : x + w] = unknown
         else:
-            tile = cv2.resize(profile.blank[i], (w, h), interpolation=cv2.INTER_NEAREST)
-        img[y : y + h, x : x + w] = tile
+            # A blank look covers the box less its rim (profile.cell_patches).
+            e = 1 if min(w, h) >= 8 else 0
+            tile = cv2.resize(
+                profile.blank[i], (w - 2 * e, h - 2 * e), interpolation=cv2.INTER_NEAREST
+            )
+            img[y + e : y + h - e, x + e : x + w - e] = tile
     return img
 
 

@@ -277,7 +277,8 @@ def cell_patches(
     which: list[int] | None = None,
     offset: tuple[int, int] = (0, 0),
 ) -> Image | None:
-    """The BLANK_K x BLANK_K RGB patch of each cell `which` (default all), row by row.
+    """The BLANK_K x BLANK_K RGB patch of each cell `which` (default all), row by row,
+    from its box less a pixel all round.
 
     origin is in screen pixels, and the image's top-left pixel is at `offset`
     on the screen. A cell box starts at the whole pixel nearest its exact
@@ -297,8 +298,15 @@ def cell_patches(
     cells = list(range(rows * cols)) if which is None else which
     if not cells:
         return np.zeros((0, BLANK_K, BLANK_K, 3), dtype=np.uint8)
+    # A pixel of rim left out: a board whose edge lies at half a pixel shows a
+    # sliver of the neighbour's edge in each box, and that changes with the
+    # neighbour's state, not with the cell's own.
+    e = 1 if min(w, h) >= 8 else 0
     tiles = [
-        image[ys[i // cols] : ys[i // cols] + h, xs[i % cols] : xs[i % cols] + w, :3] for i in cells
+        image[
+            ys[i // cols] + e : ys[i // cols] + h - e, xs[i % cols] + e : xs[i % cols] + w - e, :3
+        ]
+        for i in cells
     ]
     # One resize for all cells: stacked tiles keep their borders on whole output rows.
     strip = np.ascontiguousarray(np.concatenate(tiles, axis=0))
