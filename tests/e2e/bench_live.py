@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
+    from msolver.io.backends import open_mouse
     from msolver.io.capture import open_capture
     from msolver.io.hotkeys import FakeHotkeys
-    from msolver.io.mouse import open_mouse
     from msolver.play.loop import Player, Settings
     from msolver.play.readers import reader_for
     from msolver.play.target import NewGame

@@ -24,12 +24,10 @@ GAMES = 5
 
 # game -> why it fails today (measured 2026-11-25 with the main code of that day).
 XFAIL: dict[str, str] = {
-    "sgt-dark-2-t26": "play stops: no numbering of the new looks fits the board",
     "sgt-low-1-t22": "play stops: no numbering of the new looks fits the board",
     "minegauler-standard-b24-16x16": "play stops: no numbering of the new looks fits the board",
     "minegauler-textured-b20-16x16": "calibrate: no lattice of equal tiles (textured tiles)",
     "xbomb-16x16": "calibrate: no lattice of equal tiles (stippled tiles)",
-    "pygame-2000-16x16": "play stops before its first click: no numbering of the new looks fits",
     "web-mfw-z100-16x16": "play stops: too many new looks / opened cells changed their look",
     "web-mfw-z150-16x12": "play stops: too many new looks / no numbering of the new looks fits",
 }

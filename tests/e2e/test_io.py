@@ -9,9 +9,10 @@ import time
 
 import pytest
 
+from msolver.io.backends import open_hotkeys, open_mouse
 from msolver.io.capture import CaptureError, open_capture
-from msolver.io.hotkeys import HotkeyError, PynputHotkeys, open_hotkeys
-from msolver.io.mouse import FailSafe, PynputMouse, open_mouse
+from msolver.io.hotkeys import HotkeyError, PynputHotkeys
+from msolver.io.mouse import FailSafe, PynputMouse
 
 pytestmark = pytest.mark.display
 

@@ -10,8 +10,9 @@ import time
 
 import pytest
 
-from msolver.io.hotkeys import HotkeyError, open_hotkeys
-from msolver.io.mouse import Button, FailSafe, open_mouse
+from msolver.io.backends import open_hotkeys, open_mouse
+from msolver.io.hotkeys import HotkeyError
+from msolver.io.mouse import Button, FailSafe
 from msolver.io.x11keys import X11Hotkeys, X11Mouse
 from msolver.play.loop import Player
 from tests.play.test_loop import FAST

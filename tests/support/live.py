@@ -150,7 +150,9 @@ class SimReader:
             board = self.corrupt(board)
         return Reading(board, tuple(low))
 
-    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
+    def sent(
+        self, flagged: frozenset[int], guessed: frozenset[int], opened: frozenset[int] = frozenset()
+    ) -> None:
         return None
 
     def learn(self, image: Image, board: Board) -> None:

@@ -122,9 +122,10 @@ def run_play(args: argparse.Namespace) -> int:
     """`msolver flood play`: returns the exit status."""
     from msolver.flood.play import FloodPlayer, Timing
     from msolver.flood.vision import FloodVisionError
+    from msolver.io.backends import open_hotkeys, open_mouse
     from msolver.io.capture import CaptureError, open_capture
-    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, open_hotkeys
-    from msolver.io.mouse import MouseError, open_mouse, split_combo
+    from msolver.io.hotkeys import FakeHotkeys, HotkeyError
+    from msolver.io.mouse import MouseError, split_combo
 
     if args.games < 1:
         _say(f"error: --games {args.games}: must be at least 1")

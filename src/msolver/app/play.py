@@ -120,7 +120,8 @@ def _locate(capture: Capture, args: argparse.Namespace, say: Any) -> Profile:
 
 
 def _hotkeys(args: argparse.Namespace, say: Any) -> Any:
-    from msolver.io.hotkeys import FakeHotkeys, HotkeyError, open_hotkeys
+    from msolver.io.backends import open_hotkeys
+    from msolver.io.hotkeys import FakeHotkeys, HotkeyError
 
     try:
         return open_hotkeys(args.hotkey, args.stop_key)
@@ -155,16 +156,26 @@ def _save_learned(reader: Any, args: argparse.Namespace, say: Any) -> None:
     name = args.profile
     if not (user_dir() / f"{name}.json").is_file():
         return
+    learned = reader.learned_profile()
+    if learned is None:
+        # Only tiles a finished game proved, and never a set that would read
+        # the blank board as anything but unopened.
+        say(
+            f"learned tiles {', '.join(reader.learned)} not saved: no finished game proved "
+            "them (or they would misread the blank board)"
+        )
+        return
     try:
-        path = save_profile(reader.learned_profile(), name)
+        path = save_profile(learned, name)
     except ProfileError as exc:
         say(f"warning: could not save the learned tiles: {exc}")
         return
-    say(f"learned tiles {', '.join(reader.learned)}; saved to {path}")
+    say(f"learned tiles {', '.join(reader.proven)}; saved to {path}")
 
 
 def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any) -> int:
-    from msolver.io.mouse import MouseError, open_mouse
+    from msolver.io.backends import open_mouse
+    from msolver.io.mouse import MouseError
     from msolver.play.loop import Player, PlayStop, Settings
     from msolver.play.target import NewGame
     from msolver.shell.log import EventLog

@@ -79,12 +79,3 @@ class PynputHotkeys:
 
     def close(self) -> None:
         self._listener.stop()
-
-
-def open_hotkeys(start_key: str = "F9", stop_key: str = "F10") -> Hotkeys:
-    """The global hotkeys of this OS; HotkeyError naming why they cannot run."""
-    if sys.platform.startswith("linux"):
-        from msolver.io.x11keys import X11Hotkeys
-
-        return X11Hotkeys(start_key, stop_key)
-    return PynputHotkeys(start_key, stop_key)

@@ -12,7 +12,6 @@ imports mss first for that reason.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import time
@@ -249,44 +248,3 @@ class PynputMouse:
     def position(self) -> tuple[int, int]:
         x, y = self._mouse.position
         return (int(x), int(y))
-
-
-def open_mouse(backend: str = "auto", screen: tuple[int, int, int, int] | None = None) -> Mouse:
-    """The OS mouse; MouseError naming why no backend runs.
-
-    auto: on Linux X11Mouse (XTEST); elsewhere pynput moves and clicks (a
-    third of pyautogui's time per click, measured: 0.31 vs 0.87 ms), keys go
-    through pyautogui when it is installed (see PyAutoGuiMouse.key).
-    """
-    with contextlib.suppress(ImportError):
-        import mss  # noqa: F401  (DPI awareness on Windows, see module doc)
-    errors: list[str] = []
-    if backend == "x11" or (backend == "auto" and sys.platform.startswith("linux")):
-        # pynput needs evdev (a C build) on Linux; XTEST through python-xlib does not.
-        from msolver.io.x11keys import X11Mouse
-
-        return X11Mouse(screen)
-    if backend == "auto":
-        try:
-            keys: Callable[[str], None] | None = PyAutoGuiMouse().key
-        except MouseError:
-            keys = None
-        try:
-            return PynputMouse(screen, keys)
-        except MouseError as exc:
-            errors.append(str(exc))
-    if backend in ("auto", "pyautogui"):
-        try:
-            return PyAutoGuiMouse()
-        except MouseError as exc:
-            errors.append(str(exc))
-    if backend == "pynput":
-        try:
-            return PynputMouse(screen)
-        except MouseError as exc:
-            errors.append(str(exc))
-    if not errors:
-        raise MouseError(
-            f"unknown mouse backend {backend!r} (expected auto, x11, pyautogui, pynput)"
-        )
-    raise MouseError("; ".join(errors))

@@ -252,6 +252,7 @@ class Player:
         self.reader.sent(
             frozenset(c.index for c in clicks if c.kind == "right"),
             frozenset(c.index for c in clicks if c.kind == "left" and c.p_mine > 0),
+            _opens(clicks),
         )
 
     def _decide(self, reading: Reading) -> Decision:

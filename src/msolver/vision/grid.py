@@ -21,7 +21,13 @@ from msolver.core.game import LEVELS
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, ImageError, as_rgb
 from msolver.vision.image import px as whole_px
-from msolver.vision.profile import BUILTIN_NAMES, Profile, ProfileError, load_profile
+from msolver.vision.profile import (
+    BUILTIN_NAMES,
+    Profile,
+    ProfileError,
+    cell_patches,
+    load_profile,
+)
 
 # Faces of a tile between these many pixels across (16 px tiles at 50% up to
 # 48 px tiles at 250%).
@@ -249,6 +255,7 @@ def calibrate(
         [_face_offset(t["unknown"][0]) if "unknown" in t else (0.0, 0.0) for _, t in sets],
     )
     base: Profile | None = None
+    blank: Image | None = None
     origin, pitch = grid.origin, grid.pitch
     if fit is not None and fit.mean_distance <= _THEME_FIT and fit.readable >= _THEME_READABLE:
         base, tiles = sets[fit.index]
@@ -276,6 +283,11 @@ def calibrate(
     else:
         tiles = {"unknown": (observed_unknown_tile(rgb, grid),)}
         theme_name = "custom"
+        # Each cell's own blank look: a gradient or texture behind the tiles
+        # makes cells of one kind differ, and only a cell's own look says it
+        # is still unopened.
+        screen_xy = (origin[0] + screen_origin[0], origin[1] + screen_origin[1])
+        blank = cell_patches(rgb, screen_xy, pitch, grid.rows, grid.cols, offset=screen_origin)
     prof = Profile(
         name=name,
         theme=theme_name,
@@ -288,6 +300,7 @@ def calibrate(
         mines=mines,
         tiles=tiles,
         new_game=new_game if new_game is not None else (base.new_game if base else None),
+        blank=blank,
     )
     prof.validate()
     return prof

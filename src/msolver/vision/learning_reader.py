@@ -1,24 +1,34 @@
 """A reader for a theme msolver does not know: it learns the tiles while it plays.
 
 All it starts from is the profile of a blank board: the grid, the mine count
-and the unopened tile. Every cell is cut out at the profile's geometry and
-shrunk to a small colour patch; a cell whose patch is (almost) exactly that
-of a known look gets that look's state. Cells of a look never seen before
-are grouped into new looks and named from the rules of the game
-(`msolver.vision.naming`). The matching is deliberately tight: native games
-draw every tile of one kind pixel for pixel alike, and a look that is only
-similar to a known one (a 4 next to a 1) must become a new look, never the
-old name.
+and what the blank board showed in every cell (`Profile.blank`; an older
+profile has only the unopened tile, taken as every cell's blank look). A cell
+that still looks like itself on the blank board is unopened, whatever its
+shade: a gradient, texture or vignette behind the tiles is part of each
+cell's own look. Any other cell is read by its content: the colour of its
+face, and the colour and shape of its ink (the pixels far from the face),
+the shape normalised to the glyph's own box, so a small 1 and a small 2 in a
+big cell are as far apart as big ones. A look never seen before is named
+from the rules of the game (`msolver.vision.naming`).
 
-What keeps it from learning nonsense:
-- a new look may only appear on cells that were unopened in the last clean
-  read (a covered window, a moved board or a win flash changes opened cells
-  too, and is reported as unread instead);
-- a new look is named only from two identical grabs in a row (no half-drawn
-  frame);
+What keeps it from learning nonsense, or acting on it:
+- nothing is learned from a board nobody clicked: a new look may only appear
+  on a cell our clicks could have opened (the cells clicked, and the cells
+  joined to them through newly opened cells that show no ink, as a 0's
+  opening spreads); a change anywhere else (the board changed where we did
+  not click) is reported as unread with the reason, and the player stops
+  rather than guess. A lost game may show its mines anywhere: only after a
+  guess, and then only names a loss explains are given;
+- an opened cell that changes its look (a click ripple, a focus ring, a
+  hover) is read again, never named;
+- a new look is named only from a frame that held still for HOLD seconds;
 - a look that could be one of several numbers stays unnamed; the reading
   then carries every board that fits (`Reading.alternatives`) and the player
-  acts only on moves that are sure in all of them.
+  acts only on moves that are sure in all of them;
+- a named look is proven only by a finished board that it explains (a won
+  board, or a lost one showing every mine); only proven looks are kept in
+  the profile (`learned_profile`), and only when the blank board still
+  reads all unopened with them (`blank_reads_blank`).
 """
 
 from __future__ import annotations
@@ -28,19 +38,38 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from msolver.core.board import UNKNOWN, Board
+from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
 from msolver.core.clock import Clock, RealClock
 from msolver.vision.geometry import Grid
-from msolver.vision.image import Image
+from msolver.vision.image import Image, px
 from msolver.vision.naming import name_looks
-from msolver.vision.profile import STATE_OF_LABEL, Profile
+from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
 from msolver.vision.reading import Reader, Reading
 
-K = 8  # patch side, in samples
-# Mean squared difference (channels in 0..1) under which two patches are one
-# look: about 6/255 RMS. Distinct tiles of the known games differ by 10x more
-# (an unopened and an opened cell of sgt-mines: about 0.002).
+K = BLANK_K  # patch side, in samples
+# Mean squared difference (channels in 0..1) under which a cell still shows its
+# blank look, when the blank cells are all alike: about 6/255 RMS. An opened and
+# an unopened cell of sgt-mines differ by about 0.002.
 SAME = 0.0006
+# Cells that differ among themselves on the blank board (a texture) are still
+# themselves up to this share of the typical difference between neighbours.
+SPREAD_SHARE = 0.25
+SAME_MAX = 0.004
+# Content of an opened cell. Ink: a channel at least this far (0..255) from the
+# face, or several times the face's own texture, whichever is more.
+INK = 48
+INK_TEXTURE = 4.0
+INK_MIN_PIXELS = 3
+INK_MIN_SHARE = 0.003
+GLYPH = 10  # side of the glyph's shape, in samples
+GLYPH_SPAN = 1.8  # the shape covers the ink's centre +- this many spreads
+# Two cells show one look when every part agrees within these (0..255 per
+# channel for colours; mean absolute difference for the 0..1 shape; log of the
+# width/height ratio for the glyph's proportions).
+FACE_TOL = 12.0
+INK_TOL = 56.0
+SHAPE_TOL = 0.06
+ASPECT_TOL = 0.25
 # More new looks at once than a game has kinds of tiles: not a board we know.
 MAX_NEW_LOOKS = 12
 # How long a frame with new looks must hold still before they are named (s).
@@ -49,47 +78,142 @@ MAX_NEW_LOOKS = 12
 HOLD = 0.25
 _LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
 F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
+_SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
+_LOOK_KEY = 100  # a cell's key for an unnamed look k is _LOOK_KEY + k
+
+
+@dataclass(frozen=True)
+class Content:
+    """What an opened (or flagged) cell shows: its face, and its ink if any."""
+
+    face: F64
+    ink: F64 | None = None  # the ink's colour
+    shape: F64 | None = None  # GLYPH x GLYPH samples of the ink around its centre
+    aspect: float = 0.0  # log(width / height) of the ink's spread
+
+    def distance(self, other: Content) -> float:
+        """How far apart, in tolerances: at most 1 for one look."""
+        d = float(np.abs(self.face - other.face).max()) / FACE_TOL
+        if (self.ink is None) != (other.ink is None):
+            return max(d, 10.0)
+        if self.ink is None or other.ink is None:
+            return d
+        assert self.shape is not None and other.shape is not None
+        return max(
+            d,
+            float(np.abs(self.ink - other.ink).max()) / INK_TOL,
+            float(np.abs(self.shape - other.shape).mean()) / SHAPE_TOL,
+            abs(self.aspect - other.aspect) / ASPECT_TOL,
+        )
+
+
+def content(tile: Image) -> Content:
+    """The content of one cell box: face colour, ink colour and glyph shape."""
+    import cv2
+
+    h, w = tile.shape[:2]
+    # Leave out the cell's rim: grid lines, bevels and gaps are not content.
+    m = max(1, round(0.15 * min(h, w)))
+    inner = tile[m : h - m, m : w - m, :3].astype(np.float64)
+    if inner.size == 0:
+        inner = tile[:, :, :3].astype(np.float64)
+    flat = inner.reshape(-1, 3)
+    face = np.median(flat, axis=0)
+    dist = np.abs(inner - face).max(axis=2)
+    threshold = max(float(INK), INK_TEXTURE * float(np.median(dist)))
+    mask = dist > threshold
+    count = int(mask.sum())
+    if count < max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size):
+        return Content(face)
+    # The glyph's place and size from its ink's weighted centre and spread, not
+    # from its outermost pixels: a faint anti-aliased edge pixel that the face's
+    # texture or a vignette tips over a threshold moves the box of a 5-pixel
+    # glyph by a fifth, but its moments hardly at all.
+    top = float(dist[mask].max())
+    weight = np.clip((dist - 0.5 * threshold) / max(1.0, top - 0.5 * threshold), 0.0, 1.0)
+    weight = weight.astype(np.float32)
+    ys, xs = np.mgrid[0 : weight.shape[0], 0 : weight.shape[1]]
+    total = float(weight.sum())
+    cx, cy = float((weight * xs).sum()) / total, float((weight * ys).sum()) / total
+    sx = max(0.5, float(np.sqrt((weight * (xs - cx) ** 2).sum() / total)))
+    sy = max(0.5, float(np.sqrt((weight * (ys - cy) ** 2).sum() / total)))
+    ax, ay = 2 * GLYPH_SPAN * sx / GLYPH, 2 * GLYPH_SPAN * sy / GLYPH
+    to_glyph = np.array(
+        [[ax, 0.0, cx - ax * (GLYPH / 2 - 0.5)], [0.0, ay, cy - ay * (GLYPH / 2 - 0.5)]]
+    )
+    shape = cv2.warpAffine(
+        weight,
+        to_glyph,
+        (GLYPH, GLYPH),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    ).astype(np.float64)
+    ink = np.median(inner[mask], axis=0)
+    return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)))
 
 
 @dataclass
 class _Look:
-    patch: F32
+    content: Content
     tile: Image
     state: int | None  # None while not named
+    proven: bool = False  # shown on a finished board that it explains
 
 
 class LearningReader:
     """Reads a board and learns the looks it has not seen.
 
     Without `base`, from the profile's tiles alone (for a new theme, just the
-    unopened one); with `base`, the known tiles are read by it and only the
-    cells it is unsure of are matched against, or learned as, new looks.
+    unopened one and the blank board's looks); with `base`, the known tiles
+    are read by it and only the cells it is unsure of are matched against, or
+    learned as, new looks. `clock` times how long a new look holds still.
     """
 
     def __init__(
-        self, profile: Profile, base: Reader | None = None, *, clock: Clock | None = None
+        self,
+        profile: Profile,
+        base: Reader | None = None,
+        *,
+        clock: Clock | None = None,
     ) -> None:
         self.profile = profile
-        self._clock: Clock = clock or RealClock()
         # A reader for the theme's known tiles (a built-in theme); this reader
         # then only learns the looks it reports unsure (a 6 no recording showed).
         self._base = base
-        self._grid = profile.grid
+        self._clock: Clock = clock or RealClock()
+        self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
         left, top, _, _ = self._grid.rect()
-        self._w, self._h = self._grid.cell_size
-        xs, ys = self._grid.cell_edges()
-        # Cells cut from a grab of the board's rectangle.
-        self._xs = [x - left for x in xs[:-1]]
-        self._ys = [y - top for y in ys[:-1]]
+        self._offset = (left, top)
+        self._w, self._h = round(profile.pitch[0]), round(profile.pitch[1])
+        self._xs = [
+            px(profile.origin[0] + c * profile.pitch[0]) - left for c in range(profile.cols)
+        ]
+        self._ys = [px(profile.origin[1] + r * profile.pitch[1]) - top for r in range(profile.rows)]
+        self._nbrs = neighbours_table(profile.cols, profile.rows)
+        n = profile.rows * profile.cols
+        self._blank, self._same = _blank_looks(profile)
         self.looks: list[_Look] = []
         for label, variants in profile.tiles.items() if base is None else ():
+            if label == "unknown":
+                continue  # unopened cells are told by their blank look
             for tile in variants:
-                self.looks.append(_Look(self._patch(tile), tile, STATE_OF_LABEL[label]))
-        self._last: list[int] | None = None  # states of the last clean read (opened: >= 0)
+                self.looks.append(_Look(content(tile), tile, STATE_OF_LABEL[label], proven=True))
+        # Per cell in the last clean read: its state, or _LOOK_KEY + look for an
+        # unnamed look; None before the first clean read.
+        self._last: list[int] | None = None
+        self._last_looks: dict[int, int] = {}  # cell -> look, in the last clean read
+        # The first blank board this reader saw: a learned profile must read it blank.
+        self._blank_frame: Image | None = None
         self._flagged: set[int] = set()
+        self._clicked: set[int] = set()  # cells our clicks opened this game
+        self._batch: frozenset[int] = frozenset()  # those of the last batch
         self._guessed: frozenset[int] = frozenset()
         self._candidate: tuple[Image, float] | None = None
+        self._cache: dict[int, tuple[bytes, Content]] = {}
         self.learned: list[str] = []  # names learned, in order (for the user and tests)
+        self._n = n
 
     @property
     def grid(self) -> Grid:
@@ -99,19 +223,45 @@ class LearningReader:
     def mines(self) -> int:
         return self.profile.mines
 
-    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
+    def sent(
+        self, flagged: frozenset[int], guessed: frozenset[int], opened: frozenset[int] = frozenset()
+    ) -> None:
         self._flagged |= flagged
         self._guessed = guessed
+        self._clicked |= opened | guessed
+        self._batch = opened | guessed
 
     def learn(self, image: Image, board: Board) -> None:
-        # Tiles are learned as they appear; nothing is left for the end.
-        return None
+        """A won board: the looks of the last clean read that it explains are proven.
 
-    def learned_profile(self) -> Profile:
-        """The profile with one tile per named look added (to save for the next session)."""
+        The board may be completed from earlier frames (a win flash, a dialog
+        over the board); a look counts only where it shows the board's state.
+        """
+        if not explained(board):
+            return
+        for i, k in self._last_looks.items():
+            if self.looks[k].state is not None and self.looks[k].state == board.cells[i]:
+                self.looks[k].proven = True
+
+    @property
+    def proven(self) -> list[str]:
+        """Names of the learned looks a finished board has proven."""
+        return [
+            _LABEL_OF_STATE[look.state]
+            for look in self.looks
+            if look.state is not None and look.proven
+        ]
+
+    def learned_profile(self) -> Profile | None:
+        """The profile with one tile per proven new look (to keep for the next session).
+
+        None when no new look is proven yet, or when the result would not read
+        the calibration's blank board as all unopened.
+        """
         tiles: dict[str, list[Image]] = {k: list(v) for k, v in self.profile.tiles.items()}
+        added = False
         for look in self.looks:
-            if look.state is None:
+            if look.state is None or not look.proven:
                 continue
             label = _LABEL_OF_STATE[look.state]
             if not any(
@@ -119,50 +269,66 @@ class LearningReader:
                 for t in tiles.get(label, [])
             ):
                 tiles.setdefault(label, []).append(look.tile)
-        return self.profile.with_changes(tiles={k: tuple(v) for k, v in tiles.items()})
-
-    # -- pixels -> patches -------------------------------------------------------------
-
-    def _patch(self, tile: Image) -> F32:
-        import cv2
-
-        small = cv2.resize(
-            np.ascontiguousarray(tile[:, :, :3]), (K, K), interpolation=cv2.INTER_AREA
-        )
-        return (small.astype(np.float32) / 255.0).reshape(-1)
-
-    def _cells(self, image: Image, which: list[int]) -> tuple[list[Image], F32] | None:
-        """Tiles and patches of cells `which`; None when the image cannot hold the board."""
-        import cv2
-
-        if image.shape[0] < self._ys[-1] + self._h or image.shape[1] < self._xs[-1] + self._w:
+                added = True
+        if not added:
             return None
-        cols = self.profile.cols
-        tiles = [
-            image[self._ys[i // cols] : self._ys[i // cols] + self._h, self._xs[i % cols] :][
-                :, : self._w, :3
-            ]
-            for i in which
-        ]
-        if not tiles:
-            return [], np.zeros((0, K * K * 3), dtype=np.float32)
-        # One resize for all cells: stacked tiles keep their borders on whole output rows.
-        strip = np.ascontiguousarray(np.concatenate(tiles, axis=0))
-        small = cv2.resize(strip, (K, K * len(tiles)), interpolation=cv2.INTER_AREA)
-        patches = (small.astype(np.float32) / 255.0).reshape(len(tiles), K * K * 3)
-        return tiles, patches
+        out = self.profile.with_changes(tiles={k: tuple(v) for k, v in tiles.items()})
+        if not blank_reads_blank(out):
+            return None
+        if self._blank_frame is not None and not reads_blank(out, self._blank_frame):
+            return None
+        return out
+
+    # -- pixels ------------------------------------------------------------------------
+
+    def _fits(self, image: Image) -> bool:
+        h, w = image.shape[:2]
+        return bool(h >= self._ys[-1] + self._h and w >= self._xs[-1] + self._w)
+
+    def _tile(self, image: Image, i: int) -> Image:
+        r, c = divmod(i, self.profile.cols)
+        y, x = self._ys[r], self._xs[c]
+        return image[y : y + self._h, x : x + self._w, :3]
+
+    def _content(self, image: Image, i: int) -> Content:
+        tile = self._tile(image, i)
+        key = tile.tobytes()
+        hit = self._cache.get(i)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        found = content(tile)
+        self._cache[i] = (key, found)
+        return found
+
+    def _match(self, c: Content) -> tuple[int | None, bool]:
+        """The look `c` shows (or None), and whether it is clear of every other name."""
+        best: int | None = None
+        best_d = 1.0
+        for k, look in enumerate(self.looks):
+            d = c.distance(look.content)
+            if d <= best_d:
+                best, best_d = k, d
+        if best is None:
+            return None, True
+        state = self.looks[best].state
+        clear = all(
+            look.state == state or c.distance(look.content) > 1.0
+            for look in self.looks
+            if look is not self.looks[best]
+        )
+        return best, clear
 
     # -- reading ---------------------------------------------------------------------------
 
     def read(self, image: Image) -> Reading:
         p = self.profile
-        n = p.rows * p.cols
+        n = self._n
         states: list[int | None]
         if self._base is not None:
             first = self._base.read(image)
             if first.problem or not first.low_confidence:
                 if not first.problem:
-                    self._seen(first.board)
+                    self._seen(list(first.board.cells), first.board)
                 self._candidate = None
                 return first
             states = list(first.board.cells)
@@ -170,31 +336,79 @@ class LearningReader:
         else:
             states = [None] * n
             ask = list(range(n))
-        cut = self._cells(image, ask)
-        if cut is None:
+        if not self._fits(image):
             blank = Board.blank(p.cols, p.rows, p.mines)
             return Reading(blank, tuple(range(n)), "the grab does not hold the board")
-        tiles, patches = cut
+        patches = cell_patches(image, p.origin, p.pitch, p.rows, p.cols, ask, self._offset)
+        assert patches is not None
+        d = ((patches.astype(np.float32) - self._blank[ask]) / 255.0) ** 2
+        still = d.reshape(len(ask), -1).mean(axis=1) <= self._same[ask]
         look_of: dict[int, int] = {}
         new: list[int] = []
-        protos = np.stack([look.patch for look in self.looks]) if self.looks else None
+        muddled: list[int] = []
+        contents: dict[int, Content] = {}
         for k, i in enumerate(ask):
             states[i] = None
-            if protos is not None:
-                d = ((protos - patches[k]) ** 2).mean(axis=1)
-                b = int(d.argmin())
-                if d[b] <= SAME:
-                    look_of[i] = b
-                    states[i] = self.looks[b].state
-                    continue
-            new.append(i)
+            if still[k]:
+                # Still its own blank look: unopened, whatever else it resembles.
+                states[i] = UNKNOWN
+                continue
+            c = self._content(image, i)
+            contents[i] = c
+            b, clear = self._match(c)
+            if b is None:
+                new.append(i)
+            elif not clear:
+                muddled.append(i)
+            else:
+                look_of[i] = b
+                states[i] = self.looks[b].state
+        if len(ask) == n and bool(still.all()):
+            # Every cell shows its blank look: a fresh board (a new game).
+            if self._blank_frame is None:
+                self._blank_frame = image.copy()
+            board = Board.blank(p.cols, p.rows, p.mines)
+            self._seen(list(board.cells), board)
+            self._candidate = None
+            return Reading(board)
+        if muddled:
+            return self._unread(states, new + muddled, "a cell looks like two different tiles")
         if len(new) > 0.9 * n and self._last is not None:
             return self._unread(states, new, "most cells match no tile seen on this board")
-        if new and self._last is not None:
-            moved = [i for i in new if self._last[i] != UNKNOWN]
+        keys = self._keys(states, look_of)
+        if self._last is not None:
+            moved = [
+                i
+                for i in range(n)
+                if self._last[i] != UNKNOWN and not self._same_key(self._last[i], keys[i])
+            ]
             if moved:
-                # Opened cells never change look in a game: a flash, a cover, a move.
-                return self._unread(states, new, "opened cells changed their look")
+                # Opened cells never change look in a game: a ripple, a focus ring
+                # or a hover passes; a flash, a cover or a moved board does not.
+                return self._unread(states, new + moved, "opened cells changed their look")
+        appeared = (
+            [i for i in range(n) if keys[i] != UNKNOWN]
+            if self._last is None
+            else [i for i in range(n) if self._last[i] == UNKNOWN and keys[i] != UNKNOWN]
+        )
+        if new and (self._last is None or not (self._clicked or self._flagged)):
+            return self._unread(
+                states,
+                new,
+                "cells look unlike the blank board before any click: show a new, unplayed "
+                "board (or recalibrate)",
+            )
+        outside: list[int] = []
+        if appeared and self._last is not None:
+            reach = self._reach(keys, contents)
+            outside = [i for i in appeared if i not in reach]
+        if outside and not any(self._maybe_mine(i, keys, contents) for i in self._guessed):
+            row, col = divmod(outside[0], p.cols)
+            return self._unread(
+                states,
+                sorted(set(new) | set(outside)),
+                f"the board changed where we did not click (row {row + 1}, column {col + 1})",
+            )
         if new:
             now = self._clock.monotonic()
             if self._candidate is None or not np.array_equal(self._candidate[0], image):
@@ -204,39 +418,97 @@ class LearningReader:
                 return self._unread(states, new, "new tiles: looking again")
             if now - self._candidate[1] < HOLD:
                 return self._unread(states, new, "new tiles: looking again")
-            where = {i: k for k, i in enumerate(ask)}
-            self._add_looks(
-                new, [tiles[where[i]] for i in new], patches[[where[i] for i in new]], look_of
-            )
+            self._add_looks(image, new, contents, look_of)
         self._candidate = None
-        return self._name(states, look_of)
+        # A guess that may have hit a mine: a lost game shows its mines anywhere,
+        # but only mines (and flags) may appear where we did not click.
+        return self._name(states, look_of, outside)
 
-    def _seen(self, board: Board) -> None:
-        if not any(s >= 0 for s in board.cells):
-            self._flagged.clear()  # a fresh board: a new game
-        self._last = list(board.cells)
+    def _maybe_mine(self, i: int, keys: list[int], contents: dict[int, Content]) -> bool:
+        """Whether guessed cell i may show a mine that went off (any look not yet
+        known as a number: a flat theme draws its mines without ink)."""
+        return not (0 <= keys[i] <= 8 or keys[i] == UNKNOWN)
+
+    def _keys(self, states: list[int | None], look_of: dict[int, int]) -> list[int]:
+        return [
+            s if s is not None else _LOOK_KEY + look_of[i] if i in look_of else _LOOK_KEY - 1
+            for i, s in enumerate(states)
+        ]
+
+    def _same_key(self, last: int, now: int) -> bool:
+        if last == now:
+            return True
+        if last >= _LOOK_KEY:
+            # An unnamed look named since: the same look.
+            return self.looks[last - _LOOK_KEY].state == now
+        return False
+
+    def _reach(self, keys: list[int], contents: dict[int, Content]) -> set[int]:
+        """The cells our clicks could have opened: the clicked cells and flags, the
+        neighbours of a clicked cell that shows a number (a click on a number a
+        cascade had opened first is a chord), and the cells joined to those
+        through opened cells that show no ink (a 0 opens its neighbours)."""
+
+        def blank_face(i: int) -> bool:
+            if keys[i] == 0:
+                return True
+            c = contents.get(i)
+            return c is not None and c.ink is None and keys[i] not in (UNKNOWN, FLAG)
+
+        reach = set(self._clicked) | self._flagged
+        todo = list(self._clicked)
+        done: set[int] = set()
+        while todo:
+            i = todo.pop()
+            if i in done:
+                continue
+            done.add(i)
+            # A click on a cell an earlier click of the batch had opened chords
+            # in many games (sgt-mines): it opens the cell's neighbours too.
+            chord = i in self._batch and keys[i] not in (UNKNOWN, FLAG)
+            if chord or blank_face(i):
+                for j in self._nbrs[i]:
+                    reach.add(j)
+                    todo.append(j)
+        return reach
+
+    def _seen(self, keys: list[int], board: Board, looks: dict[int, int] | None = None) -> None:
+        self._last_looks = dict(looks or {})
+        if not any(s >= 0 or s == FLAG for s in board.cells):
+            # A fresh board: a new game.
+            self._flagged.clear()
+            self._clicked.clear()
+            self._batch = frozenset()
+            self._guessed = frozenset()
+        self._last = keys
 
     def _unread(self, states: list[int | None], low: list[int], why: str) -> Reading:
         cells = tuple(UNKNOWN if s is None else s for s in states)
         board = Board(self.profile.cols, self.profile.rows, self.profile.mines, cells)
-        return Reading(board, tuple(low), why)
+        # Cells of looks not named yet are as unread as the new ones.
+        unread = set(low) | {i for i, s in enumerate(states) if s is None}
+        return Reading(board, tuple(sorted(unread)), why)
 
     def _add_looks(
-        self, new: list[int], tiles: list[Image], patches: F32, look_of: dict[int, int]
+        self, image: Image, new: list[int], contents: dict[int, Content], look_of: dict[int, int]
     ) -> None:
         first = len(self.looks)
-        for k, i in enumerate(new):
-            for j in range(first, len(self.looks)):
-                if float(((patches[k] - self.looks[j].patch) ** 2).mean()) <= SAME:
-                    look_of[i] = j
-                    break
-            else:
-                self.looks.append(_Look(patches[k].copy(), np.array(tiles[k], copy=True), None))
-                look_of[i] = len(self.looks) - 1
+        for i in new:
+            c = contents[i]
+            near = [(c.distance(self.looks[j].content), j) for j in range(first, len(self.looks))]
+            d, j = min(near, default=(2.0, -1))
+            if d <= 1.0:
+                look_of[i] = j
+                continue
+            self.looks.append(_Look(c, np.array(self._tile(image, i), copy=True), None))
+            look_of[i] = len(self.looks) - 1
 
-    def _name(self, states: list[int | None], look_of: dict[int, int]) -> Reading:
+    def _name(
+        self, states: list[int | None], look_of: dict[int, int], outside: list[int]
+    ) -> Reading:
         p = self.profile
         known = list(states)
+        why = "the board changed where we did not click"
         groups: dict[int, list[int]] = {}
         for i, k in sorted(look_of.items()):
             if self.looks[k].state is None:
@@ -245,10 +517,13 @@ class LearningReader:
             low = sorted(i for g in groups.values() for i in g)
             return self._unread(states, low, "too many new looks")
         if not groups:
+            if any(known[i] not in _SHOWN_MINES for i in outside):
+                return self._unread(states, outside, why)
             board = Board(
                 p.cols, p.rows, p.mines, tuple(UNKNOWN if s is None else s for s in known)
             )
-            self._seen(board)
+            self._seen(self._keys(known, look_of), board, look_of)
+            self._prove(board, look_of)
             return Reading(board)
         numbers = frozenset(
             look.state for look in self.looks if look.state is not None and look.state >= 0
@@ -263,6 +538,15 @@ class LearningReader:
             known_numbers=numbers,
             guessed=self._guessed,
         )
+        for i in outside:
+            look = look_of.get(i)
+            shown = known[i]
+            if shown is None and look is not None and look in naming.names:
+                shown = STATE_OF_LABEL[naming.names[look]]
+            if shown not in _SHOWN_MINES:
+                # Only a lost game's mines may show where we did not click: name
+                # nothing from a board that shows anything else there.
+                return self._unread(states, [i for g in groups.values() for i in g] + outside, why)
         for k, name in naming.names.items():
             state = STATE_OF_LABEL[name]
             self.looks[k].state = state
@@ -282,7 +566,103 @@ class LearningReader:
                 Board(p.cols, p.rows, p.mines, tuple(UNKNOWN if c is None else c for c in cells))
             )
         unsure = frozenset(i for k in naming.unnamed for i in groups[k])
-        self._last = [0 if i in unsure else s for i, s in enumerate(boards[0].cells)]
+        self._seen(self._keys(known, look_of), boards[0], look_of)
         if len(boards) == 1:
+            self._prove(boards[0], look_of)
             return Reading(boards[0])
         return Reading(boards[0], alternatives=tuple(boards), unsure=unsure)
+
+    def _prove(self, board: Board, look_of: dict[int, int]) -> None:
+        if explained(board):
+            for k in set(look_of.values()):
+                if self.looks[k].state is not None:
+                    self.looks[k].proven = True
+
+
+def explained(board: Board) -> bool:
+    """True when `board` is a finished game whose every cell the rules explain.
+
+    Won: every cell but the mines opened, and every number counts the cells
+    left unopened (or flagged) around it. Lost: every mine shown (mines, the
+    one that went off, and flags) and every number counts exactly those.
+    """
+    cells = board.cells
+    nbrs = neighbours_table(board.width, board.height)
+    if any(s == WRONG_FLAG for s in cells):
+        return False
+    shown = {i for i, s in enumerate(cells) if s in (MINE, EXPLODED)}
+    if shown:
+        mined = shown | {i for i, s in enumerate(cells) if s == FLAG}
+        if len(mined) != board.mines:
+            return False
+    else:
+        mined = {i for i, s in enumerate(cells) if s < 0}
+        if len(mined) != board.mines:
+            return False
+    return all(s < 0 or sum(1 for j in nbrs[i] if j in mined) == s for i, s in enumerate(cells))
+
+
+def _blank_looks(profile: Profile) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Each cell's blank patch (float, 0..255) and the mean squared difference under
+    which a cell still shows it."""
+    n = profile.rows * profile.cols
+    if profile.blank is None:
+        # An older profile: the one unopened tile is every cell's blank look.
+        import cv2
+
+        tile = profile.tiles_at()["unknown"][0][:, :, :3]
+        h, w = tile.shape[:2]
+        e = 1 if min(w, h) >= 8 else 0  # cut as profile.cell_patches cuts a cell
+        tile = np.ascontiguousarray(tile[e : h - e, e : w - e])
+        one = cv2.resize(tile, (K, K), interpolation=cv2.INTER_AREA).astype(np.float32)
+        return np.repeat(one[None], n, axis=0), np.full(n, SAME, dtype=np.float32)
+    blank = profile.blank.astype(np.float32)
+    grid = blank.reshape(profile.rows, profile.cols, -1) / 255.0
+    # How different neighbouring blank cells are (a texture, a gradient's step).
+    diffs = [((grid[:, 1:] - grid[:, :-1]) ** 2).mean(axis=2).ravel()]
+    diffs.append(((grid[1:] - grid[:-1]) ** 2).mean(axis=2).ravel())
+    both = np.concatenate(diffs)
+    spread = float(np.median(both)) if both.size else 0.0
+    same = min(SAME_MAX, max(SAME, SPREAD_SHARE * spread))
+    return blank, np.full(n, same, dtype=np.float32)
+
+
+def blank_image(profile: Profile) -> Image:
+    """The calibration's blank board as a grab of the profile's board rectangle,
+    rebuilt from each cell's blank look (or the unopened tile)."""
+    import cv2
+
+    left, top, width, height = Grid(
+        profile.origin, profile.pitch, profile.rows, profile.cols
+    ).rect()
+    w, h = round(profile.pitch[0]), round(profile.pitch[1])
+    img = np.zeros((height + h, width + w, 3), dtype=np.uint8)
+    unknown = profile.tiles_at()["unknown"][0][:, :, :3]
+    for i in range(profile.rows * profile.cols):
+        r, c = divmod(i, profile.cols)
+        x = px(profile.origin[0] + c * profile.pitch[0]) - left
+        y = px(profile.origin[1] + r * profile.pitch[1]) - top
+        if profile.blank is None:
+            img[y : y + h, x : x + w] = unknown
+        else:
+            # A blank look covers the box less its rim (profile.cell_patches).
+            e = 1 if min(w, h) >= 8 else 0
+            tile = cv2.resize(
+                profile.blank[i], (w - 2 * e, h - 2 * e), interpolation=cv2.INTER_NEAREST
+            )
+            img[y + e : y + h - e, x + e : x + w - e] = tile
+    return img
+
+
+def blank_reads_blank(profile: Profile) -> bool:
+    """True when a fresh reader with `profile` reads its blank board as all unopened."""
+    return reads_blank(profile, blank_image(profile))
+
+
+def reads_blank(profile: Profile, image: Image) -> bool:
+    """True when a fresh reader with `profile` reads `image` (a grab of the board's
+    rectangle) as all unopened."""
+    reading = LearningReader(profile).read(image)
+    if reading.problem or reading.low_confidence:
+        return False
+    return all(s == UNKNOWN for s in reading.board.cells)

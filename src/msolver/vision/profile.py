@@ -13,6 +13,12 @@ several tile sizes: each size draws its digits differently). Reading uses the
 variants at the profile's own cell size (`tiles_at`), rescaled from the
 nearest recorded size when none was recorded at that size.
 
+A profile of a theme msolver does not know also keeps the blank board's look
+of every cell (`blank`: one BLANK_K x BLANK_K RGB patch per cell, row by row,
+zlib-compressed base64 in the JSON), so a gradient, texture or vignette
+behind the tiles is part of each cell's own blank look. Older profiles
+without it still load (`blank` is None).
+
 Profiles are saved as one JSON file (tiles embedded as base64 PNG) under the
 user's config directory (MSOLVER_PROFILE_DIR overrides it), written
 atomically. Built-in profiles for the known themes are data files in the
@@ -26,6 +32,7 @@ import base64
 import json
 import os
 import re
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -67,6 +74,9 @@ STATE_OF_LABEL: dict[str, int] = {
     **{str(n): n for n in range(9)},
 }
 
+# Side of a cell's blank patch, in samples.
+BLANK_K = 8
+
 BUILTIN_NAMES: tuple[str, ...] = ("sgt-mines", "gnome-mines", "xdemineur")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -86,6 +96,8 @@ class Profile:
     tiles: Mapping[str, tuple[Image, ...]] = field(default_factory=dict)
     new_game: str | None = None
     version: int = FORMAT_VERSION
+    # Each cell's look on the blank board: (rows * cols, BLANK_K, BLANK_K, 3) uint8.
+    blank: Image | None = None
 
     # -- the grid's numbers, for reading ----------------------------------------
 
@@ -167,6 +179,7 @@ class Profile:
             "tiles": {
                 label: [_png_b64(t) for t in variants] for label, variants in self.tiles.items()
             },
+            **({} if self.blank is None else {"blank": _blank_b64(self.blank)}),
         }
 
     @classmethod
@@ -198,10 +211,11 @@ class Profile:
                 mines=int(data["mines"]),
                 tiles=tiles,
                 new_game=None if data.get("new_game") is None else str(data["new_game"]),
+                blank=None if data.get("blank") is None else _blank_decode(data["blank"]),
             )
         except ProfileError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, zlib.error) as exc:
             raise ProfileError(f"{where}: corrupt profile ({type(exc).__name__}: {exc})") from exc
         prof.validate(where)
         return prof
@@ -215,6 +229,77 @@ class Profile:
             raise ProfileError(f"{where}: mine count {self.mines} does not fit the board")
         if "unknown" not in self.tiles:
             raise ProfileError(f"{where}: has no tile for unopened cells")
+        if self.blank is not None and self.blank.shape != (
+            self.rows * self.cols,
+            BLANK_K,
+            BLANK_K,
+            3,
+        ):
+            raise ProfileError(
+                f"{where}: the blank board's looks ({self.blank.shape}) do not fit the "
+                f"{self.rows}x{self.cols} board; recalibrate"
+            )
+
+
+def cell_patches(
+    image: Image,
+    origin: tuple[float, float],
+    pitch: tuple[float, float],
+    rows: int,
+    cols: int,
+    which: list[int] | None = None,
+    offset: tuple[int, int] = (0, 0),
+) -> Image | None:
+    """The BLANK_K x BLANK_K RGB patch of each cell `which` (default all), row by row,
+    from its box less a pixel all round.
+
+    origin is in screen pixels, and the image's top-left pixel is at `offset`
+    on the screen. A cell box starts at the whole pixel nearest its exact
+    corner (computed in screen pixels, so every cut of one profile rounds
+    alike) and is one rounded pitch wide; None when the image does not hold
+    the board.
+    """
+    import cv2
+
+    from msolver.vision.image import px
+
+    w, h = round(pitch[0]), round(pitch[1])
+    xs = [px(origin[0] + c * pitch[0]) - offset[0] for c in range(cols)]
+    ys = [px(origin[1] + r * pitch[1]) - offset[1] for r in range(rows)]
+    if min(xs[0], ys[0]) < 0 or image.shape[0] < ys[-1] + h or image.shape[1] < xs[-1] + w:
+        return None
+    cells = list(range(rows * cols)) if which is None else which
+    if not cells:
+        return np.zeros((0, BLANK_K, BLANK_K, 3), dtype=np.uint8)
+    # A pixel of rim left out: a board whose edge lies at half a pixel shows a
+    # sliver of the neighbour's edge in each box, and that changes with the
+    # neighbour's state, not with the cell's own.
+    e = 1 if min(w, h) >= 8 else 0
+    tiles = [
+        image[
+            ys[i // cols] + e : ys[i // cols] + h - e, xs[i % cols] + e : xs[i % cols] + w - e, :3
+        ]
+        for i in cells
+    ]
+    # One resize for all cells: stacked tiles keep their borders on whole output rows.
+    strip = np.ascontiguousarray(np.concatenate(tiles, axis=0))
+    small = cv2.resize(strip, (BLANK_K, BLANK_K * len(cells)), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(small.reshape(len(cells), BLANK_K, BLANK_K, 3))
+
+
+def _blank_b64(blank: Image) -> dict[str, Any]:
+    raw = zlib.compress(np.ascontiguousarray(blank, dtype=np.uint8).tobytes(), 9)
+    return {"k": BLANK_K, "cells": int(blank.shape[0]), "zlib": base64.b64encode(raw).decode()}
+
+
+def _blank_decode(data: Any) -> Image:
+    if not isinstance(data, dict) or int(data["k"]) != BLANK_K:
+        raise ValueError("the blank board's looks are in another format")
+    n = int(data["cells"])
+    raw = zlib.decompress(base64.b64decode(str(data["zlib"]), validate=True))
+    if len(raw) != n * BLANK_K * BLANK_K * 3:
+        raise ValueError("the blank board's looks are truncated")
+    return np.frombuffer(raw, dtype=np.uint8).reshape(n, BLANK_K, BLANK_K, 3).copy()
 
 
 def _png_b64(tile: Image) -> str:

@@ -131,7 +131,9 @@ class VisionReader:
         board = Board(p.cols, p.rows, p.mines, tuple(cells))
         return Reading(board, tuple(sorted(low)))
 
-    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
+    def sent(
+        self, flagged: frozenset[int], guessed: frozenset[int], opened: frozenset[int] = frozenset()
+    ) -> None:
         return None
 
     def learn(self, image: Image, board: Board) -> None:

@@ -41,11 +41,14 @@ class Reader(Protocol):
 
     def read(self, image: Image) -> Reading: ...
 
-    def sent(self, flagged: frozenset[int], guessed: frozenset[int]) -> None:
-        """Called after each batch with the cells it right-clicked and those it
-        opened on a guess (a reader learning a theme names a new look on exactly
-        the flagged cells the flag, and one on a guessed cell may be the mine
-        that went off)."""
+    def sent(
+        self, flagged: frozenset[int], guessed: frozenset[int], opened: frozenset[int] = frozenset()
+    ) -> None:
+        """Called after each batch with the cells it right-clicked, those it
+        opened on a guess and all it clicked open (a reader learning a theme
+        names a new look on exactly the flagged cells the flag, one on a
+        guessed cell may be the mine that went off, and new looks appear only
+        where the clicks could open cells)."""
         ...
 
     def learn(self, image: Image, board: Board) -> None:
