@@ -28,23 +28,15 @@ PITCH_TOL = 0.05
 
 # case -> why it fails today (measured on this branch's main code, 2026-11-25).
 XFAIL: dict[str, str] = {
+    "minegauler-standard-b24-16x16": "origin y 2.3 px low: the lattice centres a cell on its "
+    "centre of symmetry, which an uneven bevel moves",
     "gnome-mines-1000x560": "tiles 27 px apart for 10 columns, then 26: one lattice leaves "
     "7 column edges 1-2 px off",
-    "minegauler-butterfly-b24-16x12": "picture tiles: no lattice of equal tiles",
-    "minegauler-textured-b20-16x16": "textured tiles: no lattice of equal tiles",
     "minegauler-textured-b32-9x9": "textured tiles: no lattice of equal tiles",
     "minegauler-dark-b16-30x16": "the counters/face header taken as 3 more rows",
     "minegauler-standard-b16-30x16": "the counters/face header taken as 3 more rows",
     "pygame-monochrome-16x16": "dithered (checkerboard) tiles: no lattice of equal tiles",
     "xbomb-8x8": "stippled tiles: no lattice of equal tiles",
-    "xbomb-16x16": "stippled tiles: no lattice of equal tiles",
-    "xbomb-30x16": "stippled tiles: no lattice of equal tiles",
-    "sgt-low-1-t22": "low-contrast palette named as built-in gnome-mines",
-    "sgt-low-2-t19": "low-contrast palette named as built-in sgt-mines",
-    "sgt-low-4-t24": "low-contrast palette named as built-in gnome-mines",
-    "refuse-partly-played": "a board after one click is saved as a blank board",
-    "refuse-dialog": "a board under a dialog is saved",
-    "refuse-no-board": "a dialog's text lines are saved as a 15x5 board",
     "refuse-two-boards": "two boards are saved as one 16x17 board",
 }
 

@@ -30,7 +30,11 @@ def register(sub: Any) -> None:
         metavar="KEY|click:X,Y",
         help="how to start a new game: a key such as n, ctrl+n, F2, or click:X,Y (screen px)",
     )
-    p.add_argument("--theme", default=None, help="use this built-in theme's tiles")
+    p.add_argument(
+        "--theme",
+        default=None,
+        help="use this built-in theme's tiles; 'custom' learns the board's own looks",
+    )
     p.add_argument("--json", action="store_true", help="print the profile summary as JSON")
     p.set_defaults(handler=calibrate_command)
 

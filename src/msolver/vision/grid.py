@@ -21,6 +21,7 @@ from msolver.core.game import LEVELS
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, ImageError, as_rgb
 from msolver.vision.image import px as whole_px
+from msolver.vision.lattice import Lattice, LatticeError, find_lattice
 from msolver.vision.profile import (
     BUILTIN_NAMES,
     Profile,
@@ -40,6 +41,9 @@ _FLAT_TOL = 6  # summed |RGB difference| between neighbours still counted as fla
 # this share of cells with confidence; else the board is a new theme.
 _THEME_FIT = 0.004
 _THEME_READABLE = 0.98
+# |RGB difference| per channel between the screen's unopened tile and a
+# theme's, median over an 8x8 view (resampling at 125-200% costs a few levels)
+_TILE_MATCH = 6.0
 
 
 class CalibrationError(ValueError):
@@ -90,6 +94,28 @@ def _lattice_1d(centres: npt.NDArray[np.float64], size: float) -> tuple[float, f
 
 def find_grid(image: Image) -> Grid:
     """Locate the one board in `image` (RGB or BGRA, see vision.image); CalibrationError if not."""
+    try:
+        lat = _find_lattice(image)
+    except CalibrationError:
+        # a game under way (few blank cells left): the flat faces may still show it
+        return _face_grid(as_rgb(image))
+    return Grid(origin=lat.origin, pitch=lat.pitch, rows=lat.rows, cols=lat.cols)
+
+
+def _find_lattice(image: Image) -> Lattice:
+    # the board from its cells' periodic structure: see vision.lattice
+    try:
+        return find_lattice(image)
+    except (LatticeError, ImageError) as exc:
+        raise CalibrationError(str(exc)) from exc
+
+
+def _face_grid(image: Image) -> Grid:
+    """The board from its flat tile faces (the finder before vision.lattice).
+
+    Kept as a second starting geometry for fitting a built-in theme: its box
+    edges are where the built-in tiles were recorded.
+    """
     import cv2
 
     rgb = as_rgb(image)
@@ -187,6 +213,38 @@ def _face_offset(tile: Image) -> tuple[float, float]:
     return (x + w / 2 - tile.shape[1] / 2, y + h / 2 - tile.shape[0] / 2)
 
 
+def _blank_matches(
+    rgb: Image,
+    grid: Grid,
+    tiles: dict[str, tuple[Image, ...]],
+    origin: tuple[float, float],
+    pitch: tuple[float, float],
+) -> bool:
+    """Whether every blank cell of the board is the theme's unopened tile, within a tight tolerance.
+
+    A theme that reads the board well is not enough: a recoloured game or a
+    look-alike reads an untouched board as unopened tiles of the wrong
+    colour. Its unopened tile must be what the screen shows, pixel for pixel
+    (up to resampling at a scaled size).
+    """
+    if "unknown" not in tiles:
+        return False
+    import cv2
+
+    from msolver.vision.classify import observed_unknown_tile
+
+    def coarse(tile: Image) -> npt.NDArray[np.int16]:
+        # 8x8: colours and bevels count, a sub-pixel cut at 125-175% does not
+        return np.asarray(cv2.resize(tile, (8, 8), interpolation=cv2.INTER_AREA), np.int16)
+
+    at = Grid(origin=origin, pitch=pitch, rows=grid.rows, cols=grid.cols)
+    seen = coarse(observed_unknown_tile(rgb, at))
+    # the median pixel: a thin line drawn across a pixel boundary does not
+    # decide, a face or bevel in another colour does
+    best = min(float(np.median(np.abs(seen - coarse(t)).mean(axis=2))) for t in tiles["unknown"])
+    return best <= _TILE_MATCH
+
+
 def calibrate(
     image: Image,
     *,
@@ -212,7 +270,32 @@ def calibrate(
         rgb = as_rgb(image)
     except ImageError as exc:
         raise CalibrationError(str(exc)) from exc
-    grid = find_grid(rgb)
+    # The lattice of alike cells finds a blank board; a built-in theme can
+    # also be fitted on a game under way, whose flat faces still show its
+    # extent (the finder before vision.lattice).
+    lat: Lattice | None = None
+    missing: CalibrationError | None = None
+    try:
+        lat = _find_lattice(rgb)
+    except CalibrationError as exc:
+        missing = exc
+    try:
+        faces: Grid | None = _face_grid(rgb)
+    except CalibrationError:
+        faces = None
+    if lat is not None:
+        grid = Grid(origin=lat.origin, pitch=lat.pitch, rows=lat.rows, cols=lat.cols)
+        if (
+            faces is not None
+            and faces.rows * faces.cols > grid.rows * grid.cols
+            and (abs(faces.pitch[0] - grid.pitch[0]) < 0.1 * grid.pitch[0])
+        ):
+            grid, lat = faces, None  # blank cells are only part of a board under way
+    elif faces is not None and missing is not None:
+        grid = faces
+    else:
+        assert missing is not None
+        raise missing
     if mines is None:
         for level in LEVELS.values():
             if (level.width, level.height) == (grid.cols, grid.rows):
@@ -227,7 +310,9 @@ def calibrate(
     from msolver.vision.classify import fit_tilesets, observed_unknown_tile
     from msolver.vision.tiles import rescale_tiles
 
-    if theme is not None:
+    if theme == "custom":
+        themes = []  # --theme custom: learn the board's own looks, whatever it resembles
+    elif theme is not None:
         try:
             themes = [load_profile(theme)]
         except ProfileError as exc:
@@ -245,19 +330,38 @@ def calibrate(
     for prof_ in themes:
         for src in prof_.tile_sizes():
             sets.append((prof_, rescale_tiles(prof_.tiles_at(src), size)))
-    fit = fit_tilesets(
-        rgb,
-        grid.origin,
-        grid.pitch,
-        grid.rows,
-        grid.cols,
-        [t for _, t in sets],
-        [_face_offset(t["unknown"][0]) if "unknown" in t else (0.0, 0.0) for _, t in sets],
-    )
+    fit = None
+    if lat is not None:
+        fit = fit_tilesets(rgb, grid.origin, grid.pitch, grid.rows, grid.cols, [t for _, t in sets])
+    if sets:
+        # The lattice centres boxes on each tile's centre of symmetry; a
+        # theme's recorded box can sit up to a pixel off it (a bevel wider on
+        # one side): try the geometry of the theme's faces too.
+        try:
+            faces = _face_grid(rgb)
+        except CalibrationError:
+            faces = None
+        if faces is not None and (faces.rows, faces.cols) == (grid.rows, grid.cols):
+            again = fit_tilesets(
+                rgb,
+                faces.origin,
+                faces.pitch,
+                grid.rows,
+                grid.cols,
+                [t for _, t in sets],
+                [_face_offset(t["unknown"][0]) if "unknown" in t else (0.0, 0.0) for _, t in sets],
+            )
+            if again is not None and (fit is None or again.mean_distance <= fit.mean_distance):
+                fit = again
     base: Profile | None = None
     blank: Image | None = None
     origin, pitch = grid.origin, grid.pitch
-    if fit is not None and fit.mean_distance <= _THEME_FIT and fit.readable >= _THEME_READABLE:
+    if (
+        fit is not None
+        and fit.mean_distance <= _THEME_FIT
+        and fit.readable >= _THEME_READABLE
+        and (lat is None or _blank_matches(rgb, grid, sets[fit.index][1], fit.origin, fit.pitch))
+    ):
         base, tiles = sets[fit.index]
         tiles = {k: tuple(v) for k, v in tiles.items()}
         # At a size no recording has (display scaling), a blank board cannot
@@ -275,12 +379,24 @@ def calibrate(
             for o, p in zip(fit.origin, pitch, strict=True)
         )
         theme_name = base.theme
-    elif theme is not None:
+    elif theme is not None and theme != "custom":
         raise CalibrationError(
             f"the board does not look like theme {theme!r} "
             f"({0 if fit is None else fit.readable:.0%} of cells match its tiles)"
         )
     else:
+        if lat is None:
+            raise missing or CalibrationError(
+                "the board is partly played (fewer of its cells look blank than it has): "
+                "show a new, unplayed board"
+            )
+        if lat.unlike:
+            r, c = lat.unlike[0]
+            raise CalibrationError(
+                f"the board is partly played or covered ({len(lat.unlike)} of its cells, "
+                f"first at row {r + 1}, column {c + 1}, do not look like a blank cell): "
+                "show a new, unplayed board"
+            )
         tiles = {"unknown": (observed_unknown_tile(rgb, grid),)}
         theme_name = "custom"
         # Each cell's own blank look: a gradient or texture behind the tiles

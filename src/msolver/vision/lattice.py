@@ -1,0 +1,584 @@
+"""Finding a board from the periodic structure of its cells.
+
+A Minesweeper board is a block of cells repeated at one pitch. Whatever a
+tile looks like (flat, bevelled, stippled, rounded, over a gradient), its
+edges repeat every pitch along x and y. The finder works in four steps:
+
+1. Pitch. Edge strength along x (|dI/dx|, summed over colour channels) is
+   autocorrelated over all rows; a comb fit (peaks at k*p against the
+   troughs at (k+-1/2)*p) scores each candidate pitch, which rejects both
+   multiples and fractions of the true one. The same along y; cells are
+   square, so only pitch pairs that agree within 15% are tried.
+2. Phase. Edges that repeat one pitch apart are folded modulo the pitch; the
+   cell centre is the centre of mirror symmetry of that folded profile
+   that lies in the quiet interior of a tile (the other symmetry centre is
+   the boundary between cells, where the edges crowd).
+3. Extent. Every lattice cell of the image is resampled to 16x16 and
+   compared with the board's typical cell (normalised correlation, a smooth
+   colour model across the board, and contrast); the board is the largest
+   rectangle of alike cells, grown by any adjacent row or column of it of
+   which a good share is alike (cells opened by a first click, a hovered
+   cell), so a partly played board keeps its full size and names the cells
+   that are not blank. A toolbar or a counter off the lattice or unlike the
+   cells is cut off.
+4. Geometry to a fraction of a pixel. Each column's (row's) mirror centre
+   is found on the board's own edge profile and pitch and origin are the
+   least-squares line through them, so one rule (box from origin + k*pitch)
+   cuts every cell the same way.
+
+Coordinates are pixel edges: pixel i covers [i, i+1); a Grid's cell (r, c)
+box is [ox + c*px, ox + (c+1)*px) x [oy + r*py, oy + (r+1)*py), centred on
+the tile's centre of symmetry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from msolver.vision.image import Image, as_rgb
+
+F = npt.NDArray[np.float64]
+
+_MIN_PITCH = 8.0
+_MAX_PITCH = 110.0
+_N = 16  # a cell is compared at 16x16 pixels
+_MIN_CELLS = 12
+_NCC_ALIKE = 0.8
+_GROW_SHARE = 0.25  # a row or column beside the board with this share of alike cells is board
+
+
+class LatticeError(ValueError):
+    """No board, or an ambiguous one; one sentence with the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lattice:
+    """A board found on the lattice: geometry, and the cells that do not look blank."""
+
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    rows: int
+    cols: int
+    unlike: tuple[tuple[int, int], ...]  # (row, col) of cells unlike the blank cell
+    similarity: float  # median normalised correlation of the board's cells with its typical cell
+
+
+def _edges(rgb: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Edge strength at pixel edges: ex[y, j] between pixels j-1 and j; ey[i, x] likewise."""
+    import cv2
+
+    h, w = rgb.shape[:2]
+    ones = np.ones((1, 3), np.float32)
+    ex = np.zeros((h, w + 1), np.float32)
+    ey = np.zeros((h + 1, w), np.float32)
+    dx = cv2.absdiff(rgb[:, 1:], rgb[:, :-1])
+    dy = cv2.absdiff(rgb[1:], rgb[:-1])
+    ex[:, 1:w] = cv2.transform(dx.astype(np.float32), ones).reshape(h, w - 1)
+    ey[1:h, :] = cv2.transform(dy.astype(np.float32), ones).reshape(h - 1, w)
+    return ex, ey
+
+
+def _autocorr(e: npt.NDArray[np.float32], max_lag: int) -> F:
+    """Autocorrelation along axis 1, summed over rows, lags 0..max_lag."""
+    n = e.shape[1]
+    size = 1
+    while size < n + max_lag + 1:
+        size *= 2
+    # bands of 16 rows: a board's edges line up down a band, so summing first
+    # keeps them and cuts the transforms 16-fold
+    bands = e.shape[0] // 16
+    if bands >= 2:
+        e = e[: bands * 16].reshape(bands, 16, n).sum(axis=1)
+    x = e - e.mean(axis=1, keepdims=True)
+    spec = np.fft.rfft(x, n=size, axis=1)
+    power = (spec.real**2 + spec.imag**2).sum(axis=0)
+    ac = np.fft.irfft(power, n=size)[: max_lag + 1]
+    return np.asarray(ac, np.float64)
+
+
+def _pitch_candidates(ac: F, limit: float) -> list[tuple[float, float]]:
+    """(pitch, score) of comb-fit maxima, best first."""
+    lags = np.arange(len(ac), dtype=np.float64)
+
+    def at(d: F) -> F:
+        return np.interp(d, lags, ac)
+
+    ps = np.arange(_MIN_PITCH, min(_MAX_PITCH, limit) + 1e-9, 0.1)
+    scores = np.zeros(len(ps))
+    top = len(ac) - 1
+    for i, p in enumerate(ps):
+        k = np.arange(1, max(2, int(top / p - 0.5)) + 1, dtype=np.float64)
+        k = k[(k + 0.5) * p <= top]
+        if len(k) == 0:
+            continue
+        peaks = at(k * p)
+        troughs = 0.5 * (at((k - 0.5) * p) + at((k + 0.5) * p))
+        scores[i] = float(np.mean(peaks - troughs))
+    if ac[0] <= 0:
+        return []
+    scores /= ac[0]
+    out: list[tuple[float, float]] = []
+    for i in range(1, len(ps) - 1):
+        if scores[i] > 0.01 and scores[i] >= scores[i - 1] and scores[i] >= scores[i + 1]:
+            # parabolic refinement between the 0.1 px steps
+            a, b, c = scores[i - 1], scores[i], scores[i + 1]
+            den = a - 2 * b + c
+            off = 0.5 * (a - c) / den if den < 0 else 0.0
+            out.append((float(ps[i] + 0.1 * off), float(b)))
+    out.sort(key=lambda t: -t[1])
+    # a multiple of a pitch that scores about as well is that pitch's comb again
+    keep = [
+        (p, sc)
+        for p, sc in out
+        if not any(
+            q < p and sc2 >= 0.7 * sc and round(p / q) >= 2 and abs(p / q - round(p / q)) < 0.015
+            for q, sc2 in out
+        )
+    ]
+    return keep[:4]
+
+
+def _mirror_scores(prof: F, centres: F, half: float) -> F:
+    """Normalised mirror correlation of prof about each centre (edge coords, step 0.5)."""
+    n = len(prof)
+    out = np.full(len(centres), -1.0)
+    tmax = int(half)
+    for i, c in enumerate(centres):
+        base = np.arange(1, tmax + 1, dtype=np.float64)
+        t = base - 0.5 if (2 * c) % 2 == 1 else base
+        lo = (c - t).astype(int)
+        hi = (c + t).astype(int)
+        ok = (lo >= 0) & (hi < n)
+        if ok.sum() < 3:
+            continue
+        a, b = prof[lo[ok]], prof[hi[ok]]
+        den = float(np.sqrt((a * a).sum() * (b * b).sum()))
+        if den > 0:
+            out[i] = float((a * b).sum() / den)
+    return out
+
+
+def _fold_centre(edge: npt.NDArray[np.float32], p: float) -> float | None:
+    """Centre phase (edge coords, in [0, p)) of cells along one axis, from repeating edges."""
+    s = round(p)
+    # edges one pitch apart: only a lattice keeps both
+    blur = edge.copy()
+    blur[:, 1:-1] = np.maximum(edge[:, 1:-1], np.maximum(edge[:, :-2], edge[:, 2:]) * 0.5)
+    rep = np.zeros_like(edge)
+    rep[:, : edge.shape[1] - s] = edge[:, : edge.shape[1] - s] * blur[:, s:]
+    prof = np.sqrt(rep.sum(axis=0).astype(np.float64))
+    if prof.sum() <= 0:
+        return None
+    nb = max(8, round(p * 2))
+    pos = np.arange(len(prof), dtype=np.float64)
+    bins = np.floor((pos % p) / p * nb).astype(int) % nb
+    folded = np.bincount(bins, weights=prof, minlength=nb)
+    # mirror symmetry on the circular folded profile, at half-bin steps
+    ext = np.concatenate([folded, folded, folded])
+    step = p / nb
+    centres = np.arange(nb, 2 * nb, 0.5)
+    sc = _mirror_scores(ext, centres, nb * 0.45)
+    order = np.argsort(-sc)
+    best = [float(centres[order[0]])]
+    for j in order[1:]:
+        c = float(centres[j])
+        d = abs(((c - best[0]) + nb / 2) % nb - nb / 2)
+        if d >= nb / 4:
+            best.append(c)
+            break
+
+    def quiet(c: float) -> float:
+        idx = np.arange(int(c - nb / 4), int(c + nb / 4) + 1)
+        return float(ext[idx].sum())
+
+    c = min(best, key=quiet)
+    # bin b covers phase [b, b+1)*step; a half-step centre c sits at phase c*step
+    return float(((c - nb) * step) % p)
+
+
+def _cells(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> npt.NDArray[np.float32]:
+    """Every cell resampled to _N x _N: array (rows, cols, _N*_N*3)."""
+    import cv2
+
+    sx, sy = _N / pitch[0], _N / pitch[1]
+    k = max(1, round(1 / min(sx, sy)))
+    src = cv2.blur(rgb, (k, k)) if k > 1 else rgb
+    m = np.array(
+        [[sx, 0.0, (0.5 - origin[0]) * sx - 0.5], [0.0, sy, (0.5 - origin[1]) * sy - 0.5]],
+        np.float64,
+    )
+    out = cv2.warpAffine(
+        src, m, (cols * _N, rows * _N), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    arr = out.reshape(rows, _N, cols, _N, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1)
+    return arr.astype(np.float32)
+
+
+def _largest_rectangle(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int]:
+    """(top, left, height, width) of the largest all-true rectangle."""
+    rows, cols = mask.shape
+    heights = np.zeros(cols + 1, dtype=np.int64)
+    best = (0, 0, 0, 0)
+    best_area = 0
+    for r in range(rows):
+        heights[:cols] = np.where(mask[r], heights[:cols] + 1, 0)
+        stack: list[int] = []
+        for c in range(cols + 1):
+            while stack and heights[stack[-1]] >= heights[c]:
+                h = int(heights[stack.pop()])
+                left = stack[-1] + 1 if stack else 0
+                area = h * (c - left)
+                if area > best_area:
+                    best_area = area
+                    best = (r - h + 1, left, h, c - left)
+            stack.append(c)
+    return best
+
+
+def _alike(
+    desc: npt.NDArray[np.float32], seed: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """Cells alike the typical cell among `seed`; (mask, correlation)."""
+    rows, cols, d = desc.shape
+    flat = desc.reshape(rows * cols, d)
+    px = flat.reshape(rows * cols, -1, 3)
+    mean = px.mean(axis=1)  # (n, 3)
+    zero = (px - mean[:, None, :]).reshape(rows * cols, d)
+    norm = np.sqrt((zero * zero).sum(axis=1))
+    idx = np.nonzero(seed.ravel() & (norm > 1e-3))[0]
+    ncc = np.zeros(rows * cols)
+    if len(idx) < _MIN_CELLS:
+        return np.zeros((rows, cols), bool), ncc.reshape(rows, cols)
+    # the typical cell: the one with most near twins among a sample of candidates
+    rng = np.random.default_rng(0)
+    sample = idx if len(idx) <= 150 else rng.choice(idx, 150, replace=False)
+    unit = zero[sample] / norm[sample, None]
+    sim = unit @ unit.T
+    votes = (sim > 0.9).sum(axis=1)
+    twins = sample[sim[int(np.argmax(votes))] > 0.9]
+    ref = np.median(zero[twins], axis=0)
+    ref_norm = float(np.sqrt((ref * ref).sum()))
+    if ref_norm <= 1e-3:
+        return np.zeros((rows, cols), bool), ncc.reshape(rows, cols)
+    ncc = (zero @ ref) / np.maximum(norm, 1e-3) / ref_norm
+    ncc[norm <= 1e-3] = 0.0
+    contrast = norm / float(np.median(norm[twins]))
+    alike = (ncc >= _NCC_ALIKE) & (contrast > 0.6) & (contrast < 1.6)
+    return alike.reshape(rows, cols), ncc.reshape(rows, cols)
+
+
+def _inner(desc: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Cells without their outer ring: what the frame or a neighbour beside them cannot touch."""
+    rows, cols, _d = desc.shape
+    m = _N // 8
+    cells = desc.reshape(rows, cols, _N, _N, 3)[:, :, m : _N - m, m : _N - m]
+    return np.ascontiguousarray(cells).reshape(rows, cols, -1)
+
+
+def _alike_to(
+    desc: npt.NDArray[np.float32],
+    twins: npt.NDArray[np.bool_],
+    *,
+    flat_ok: bool = True,
+    ncc_min: float = _NCC_ALIKE,
+) -> npt.NDArray[np.bool_]:
+    """Cells alike the median of the `twins` cells (shape by correlation; flat ones by flatness)."""
+    rows, cols, d = desc.shape
+    n = rows * cols
+    px = desc.reshape(n, -1, 3)
+    zero = (px - px.mean(axis=1)[:, None, :]).reshape(n, d)
+    norm = np.sqrt((zero * zero).sum(axis=1))
+    tw = twins.ravel()
+    if tw.sum() < 3:
+        return np.zeros((rows, cols), bool)
+    ref = np.median(zero[tw], axis=0)
+    ref_norm = float(np.sqrt((ref * ref).sum()))
+    typical = float(np.median(norm[tw]))
+    noise = 3.0 * np.sqrt(d)  # about 3 levels per value: a flat face
+    if typical < noise or ref_norm < noise:
+        if not flat_ok:  # a flat face is no evidence: the window around may be as flat
+            return np.zeros((rows, cols), bool)
+        flat: npt.NDArray[np.bool_] = (norm < max(3 * typical, noise)).reshape(rows, cols)
+        return flat
+    ncc = (zero @ ref) / np.maximum(norm, 1e-3) / ref_norm
+    contrast = norm / typical
+    out: npt.NDArray[np.bool_] = (ncc >= ncc_min) & (contrast > 0.6) & (contrast < 1.6)
+    return out.reshape(rows, cols)
+
+
+def _colour_outliers(
+    desc: npt.NDArray[np.float32], block: tuple[int, int, int, int], alike: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Cells of the block whose mean colour is off a smooth (planar) colour model of the board."""
+    top, left, h, w = block
+    sub = desc[top : top + h, left : left + w].reshape(h, w, -1, 3).mean(axis=2).reshape(h * w, 3)
+    rr, cc = np.mgrid[0:h, 0:w]
+    a = np.stack([np.ones(h * w), rr.ravel(), cc.ravel()], axis=1).astype(np.float64)
+    use = alike[top : top + h, left : left + w].ravel().copy()
+    out = np.zeros(h * w, bool)
+    for _ in range(2):
+        if use.sum() < 3:
+            break
+        coef, *_ = np.linalg.lstsq(a[use], sub[use], rcond=None)
+        res = np.abs(sub - a @ coef).max(axis=1)
+        spread = float(np.median(res[use]))
+        out = res > max(10.0, 6.0 * spread)
+        use = use & ~out
+    return out.reshape(h, w)
+
+
+def _grow(
+    alike: npt.NDArray[np.bool_],
+    near: npt.NDArray[np.bool_],
+    colour: npt.NDArray[np.float32],
+    rect: tuple[int, int, int, int],
+) -> tuple[int, int, int, int]:
+    """The rectangle grown by every row or column beside it that belongs to the board.
+
+    A strip belongs when a good share of it is alike (a board under way, a
+    hovered cell) or nearly all of it is alike inside the outer ring and of
+    the colour of the cells next to it (the board's outer cells, whose ring
+    shows the frame instead of a neighbour).
+    """
+    top, left, h, w = rect
+    rows, cols = alike.shape
+
+    def board(
+        out: tuple[slice | int, slice | int], inside: tuple[slice | int, slice | int]
+    ) -> bool:
+        if alike[out].mean() >= _GROW_SHARE:
+            return True
+        same = np.abs(colour[out] - colour[inside]).max(axis=-1) <= 24
+        return bool((near[out] & same).mean() >= 0.8)
+
+    changed = True
+    while changed:
+        changed = False
+        cs, rs = slice(left, left + w), slice(top, top + h)
+        if top > 0 and board((top - 1, cs), (top, cs)):
+            top, h, changed = top - 1, h + 1, True
+        elif top + h < rows and board((top + h, cs), (top + h - 1, cs)):
+            h, changed = h + 1, True
+        elif left > 0 and board((rs, left - 1), (rs, left)):
+            left, w, changed = left - 1, w + 1, True
+        elif left + w < cols and board((rs, left + w), (rs, left + w - 1)):
+            w, changed = w + 1, True
+    return top, left, h, w
+
+
+def _refine(edge: npt.NDArray[np.float32], centre0: float, p: float, n: int) -> tuple[float, float]:
+    """(first centre, pitch) along one axis, by least squares over every cell's own edges.
+
+    Each cell's edge profile is aligned to the board's mean cell profile (a
+    shift to a quarter pixel, then a parabola); the centres are fitted by a
+    line, and the mean profile's own mirror centre fixes the phase.
+    """
+    prof = edge.sum(axis=0).astype(np.float64)
+    pos = np.arange(len(prof), dtype=np.float64)
+    # inside the box only: the board's outer cells have no neighbour beyond it
+    u = np.arange(-p / 2 + 1, p / 2 - 1 + 1e-9, 0.25)
+    shifts = np.arange(-2.0, 2.0 + 1e-9, 0.25)
+    c0, pp = centre0, p
+    for _ in range(4):
+        ks = np.arange(n, dtype=np.float64)
+        segs = np.stack([np.interp(c0 + k * pp + u, pos, prof, 0.0, 0.0) for k in ks])
+        tmpl = segs.mean(axis=0)
+        cs, kk = [], []
+        for k in range(n):
+            sc = np.array(
+                [
+                    float(np.dot(np.interp(c0 + k * pp + u + d, pos, prof, 0.0, 0.0), tmpl))
+                    for d in shifts
+                ]
+            )
+            i = int(np.argmax(sc))
+            if sc[i] <= 0:
+                continue
+            d = float(shifts[i])
+            if 0 < i < len(shifts) - 1:
+                a, b, e = sc[i - 1], sc[i], sc[i + 1]
+                den = a - 2 * b + e
+                if den < 0:
+                    d += 0.25 * 0.5 * (a - e) / den
+            cs.append(c0 + k * pp + d)
+            kk.append(float(k))
+        if len(kk) < 2:
+            return centre0, p
+        karr, carr = np.array(kk), np.array(cs)
+        for _drop in range(2):
+            am = np.stack([np.ones(len(karr)), karr], axis=1)
+            (f0, fp), *_ = np.linalg.lstsq(am, carr, rcond=None)
+            # a row or column the toolkit laid a pixel off (GTK rounds each
+            # one) must not tilt the line through all the others
+            res = np.abs(carr - (f0 + fp * karr))
+            keep = res <= max(0.3, 3.0 * float(np.median(res)))
+            if keep.all() or keep.sum() < max(2, len(karr) // 2):
+                break
+            karr, carr = karr[keep], carr[keep]
+        c0, pp = float(f0), float(fp)
+    # the mean cell's mirror centre, near the middle of its box
+    # (the whole box and a little beyond, on inner cells, which have neighbours)
+    u = np.arange(-pp / 2 - 2, pp / 2 + 2 + 1e-9, 0.25)
+    inner = range(1, n - 1) if n > 2 else range(n)
+    segs = np.stack([np.interp(c0 + k * pp + u, pos, prof, 0.0, 0.0) for k in inner])
+    tmpl = segs.mean(axis=0)
+    best, best_s = -1.0, 0.0
+    for sft in np.arange(-pp / 6, pp / 6 + 1e-9, 0.125):
+        t = np.arange(0.25, 0.45 * pp, 0.25)
+        left = np.interp(sft - t, u, tmpl)
+        right = np.interp(sft + t, u, tmpl)
+        den = float(np.sqrt((left * left).sum() * (right * right).sum()))
+        score = float((left * right).sum() / den) if den > 0 else -1.0
+        if score > best:
+            best, best_s = score, float(sft)
+    return c0 + best_s, pp
+
+
+def _board_at(
+    rgb: Image,
+    ex: npt.NDArray[np.float32],
+    ey: npt.NDArray[np.float32],
+    pitch: tuple[float, float],
+) -> tuple[Lattice, int] | None:
+    """The board on the lattice of this pitch, and how many other big alike blocks there are."""
+    import cv2
+
+    h, w = rgb.shape[:2]
+    cx = _fold_centre(ex, pitch[0])
+    cy = _fold_centre(ey.T, pitch[1])
+    if cx is None or cy is None:
+        return None
+    ox = (cx - pitch[0] / 2) % pitch[0]
+    oy = (cy - pitch[1] / 2) % pitch[1]
+    cols = int((w - ox) // pitch[0])
+    rows = int((h - oy) // pitch[1])
+    if rows < 2 or cols < 2:
+        return None
+    desc = _cells(rgb, (ox, oy), pitch, rows, cols)
+    alike, _ncc = _alike(desc, np.ones((rows, cols), bool))
+    if alike.sum() < _MIN_CELLS:
+        return None
+    # separate boards: blocks of alike cells apart from each other
+    _n, lab, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.morphologyEx(alike.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)),
+        connectivity=4,
+    )
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    main = 1 + int(np.argmax(areas))
+    others = int((areas >= max(16, 0.25 * areas.max())).sum()) - 1
+    rect = _largest_rectangle(alike & (lab == main))
+    if rect[2] < 2 or rect[3] < 2 or rect[2] * rect[3] < _MIN_CELLS:
+        return None
+    inner = _inner(desc)
+    near = _alike_to(inner, alike & (lab == main), flat_ok=False, ncc_min=0.95)
+    colour = inner.reshape(rows, cols, -1, 3).mean(axis=2)
+    top, left, bh, bw = _grow(alike & (lab == main), near, colour, rect)
+    # geometry to a fraction of a pixel, from the edges of the board's blank cells
+    y0, y1 = int(oy + top * pitch[1]), int(np.ceil(oy + (top + bh) * pitch[1]))
+    x0, x1 = int(ox + left * pitch[0]), int(np.ceil(ox + (left + bw) * pitch[0]))
+    blank = alike[top : top + bh, left : left + bw]
+    rr = np.clip(((np.arange(y0, y1) + 0.5 - oy) // pitch[1]).astype(int) - top, 0, bh - 1)
+    cc = np.clip(((np.arange(x0, x1 + 1) + 0.5 - ox) // pitch[0]).astype(int) - left, 0, bw - 1)
+    wx = blank[rr][:, cc].astype(np.float32)
+    c0x, px = _refine(ex[y0:y1, x0 : x1 + 1] * wx, ox + (left + 0.5) * pitch[0] - x0, pitch[0], bw)
+    c0x += x0
+    rr = np.clip(((np.arange(y0, y1 + 1) + 0.5 - oy) // pitch[1]).astype(int) - top, 0, bh - 1)
+    cc = np.clip(((np.arange(x0, x1) + 0.5 - ox) // pitch[0]).astype(int) - left, 0, bw - 1)
+    wy = blank[rr][:, cc].astype(np.float32)
+    first_y = oy + (top + 0.5) * pitch[1] - y0
+    c0y, py = _refine((ey[y0 : y1 + 1, x0:x1] * wy).T, first_y, pitch[1], bh)
+    c0y += y0
+    origin = (c0x - px / 2, c0y - py / 2)
+    desc = _cells(rgb, origin, (px, py), bh, bw)
+    alike2, ncc2 = _alike(desc, np.ones((bh, bw), bool))
+    # blank or not is judged inside the outer ring, so the board's edge cells count
+    alike2 = _alike_to(_inner(desc), alike2)
+    off = _colour_outliers(_inner(desc), (0, 0, bh, bw), alike2)
+    good = alike2 & ~off
+    unlike = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(~good), strict=True))
+    lat = Lattice(
+        origin=(float(origin[0]), float(origin[1])),
+        pitch=(float(px), float(py)),
+        rows=bh,
+        cols=bw,
+        unlike=unlike,
+        similarity=float(np.median(ncc2)),
+    )
+    return lat, others
+
+
+def find_lattice(image: Image) -> Lattice:
+    """The one board in `image` (RGB, or BGRA as mss grabs it); LatticeError if none or two."""
+    rgb = as_rgb(image)
+    h, w = rgb.shape[:2]
+    if h < 3 * _MIN_PITCH or w < 3 * _MIN_PITCH:
+        raise LatticeError("no board found: the image is too small to hold a board")
+    ex, ey = _edges(rgb)
+    max_lag = int(min(_MAX_PITCH * 4, w - 1, h - 1))
+    cand_x = _pitch_candidates(_autocorr(ex, max_lag), w / 3)
+    cand_y = _pitch_candidates(_autocorr(ey.T, max_lag), h / 3)
+    pairs = sorted(
+        (
+            (px, py, sx * sy)
+            for px, sx in cand_x
+            for py, sy in cand_y
+            if abs(px - py) <= 0.15 * max(px, py)
+        ),
+        key=lambda t: -t[2],
+    )[:2]
+    best: tuple[Lattice, int] | None = None
+    for px, py, _s in pairs:
+        got = _board_at(rgb, ex, ey, (px, py))
+        if got is None:
+            continue
+        size = got[0].rows * got[0].cols * got[0].pitch[0] * got[0].pitch[1]
+        if best is None or size > best[0].rows * best[0].cols * best[0].pitch[0] * best[0].pitch[1]:
+            best = got
+    if best is None:
+        raise LatticeError("no board found: no block of alike cells on a regular lattice")
+    lat, others = best
+    if others == 0:
+        others = _other_boards(rgb, ex, ey, lat)
+    if others > 0:
+        raise LatticeError(f"{others + 1} boards found: show only one board")
+    return lat
+
+
+def _other_boards(
+    rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], lat: Lattice
+) -> int:
+    """1 if a second board of this pitch shows once the first is blanked out (at any phase)."""
+    (ox, oy), (px, py) = lat.origin, lat.pitch
+    x0, y0 = max(0, int(ox - px)), max(0, int(oy - py))
+    x1, y1 = int(ox + (lat.cols + 1) * px) + 1, int(oy + (lat.rows + 1) * py) + 1
+    rest = rgb.copy()
+    rest[y0:y1, x0:x1] = np.median(rgb[y0:y1, x0:x1].reshape(-1, 3), axis=0).astype(np.uint8)
+    ex2, ey2 = ex.copy(), ey.copy()
+    ex2[y0:y1, x0 : x1 + 1] = 0
+    ey2[y0 : y1 + 1, x0:x1] = 0
+    got = _board_at(rest, ex2, ey2, lat.pitch)
+    if got is None:
+        return 0
+    second = got[0]
+    return int(second.rows * second.cols >= max(16, lat.rows * lat.cols // 4))
+
+
+def cell_offset(tile: Image) -> tuple[float, float]:
+    """Where a tile's centre of symmetry sits from the centre of its box, in pixels (x, y).
+
+    find_lattice centres each cell's box on this point; a theme's recorded
+    tile (box from its own origin) is placed on the screen by it.
+    """
+    rgb = as_rgb(tile, "tile")
+    h, w = rgb.shape[:2]
+    # five copies side by side give the middle ones their neighbours
+    ex, _ = _edges(np.ascontiguousarray(np.tile(rgb, (1, 5, 1))))
+    _, ey = _edges(np.ascontiguousarray(np.tile(rgb, (5, 1, 1))))
+    cx, _px = _refine(ex, w / 2, float(w), 5)
+    cy, _py = _refine(ey.T, h / 2, float(h), 5)
+    return (cx - w / 2, cy - h / 2)

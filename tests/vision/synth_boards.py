@@ -1,0 +1,149 @@
+"""Synthetic Minesweeper boards drawn in numpy, with their true geometry.
+
+Each board is a window (background, optional toolbar of tile-like buttons,
+the board) in a random palette, resized as a display at 100-200% would show
+it, pasted on a desktop. The truth follows vision.lattice's convention: a
+cell's box is centred on its tile, pixel edges as coordinates, so a resize by
+s maps an edge u to s * u exactly (cv2.resize samples pixel centres).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from msolver.vision.image import Image
+
+
+@dataclass(frozen=True)
+class Spec:
+    rows: int = 16
+    cols: int = 30
+    tile: int = 20  # tile size at 100%, px
+    gap: int = 0  # px between tiles (0: tiles touch, a 1 px line when lines)
+    style: str = "bevel"  # bevel, flat, rounded, lines
+    texture: bool = False  # stippled (dithered) unopened tiles
+    gradient: bool = False  # vertical gradient behind semi-transparent tiles
+    toolbar: bool = False  # a row of tile-like buttons above the board
+    scale: float = 1.0
+    area: bool = False  # resize with INTER_AREA instead of INTER_LINEAR
+    opened: int = 0  # cells opened in the top-left corner (a game under way)
+    seed: int = 0
+    at: tuple[int, int] = (40, 30)  # where the window goes on the desktop
+
+
+@dataclass(frozen=True)
+class Truth:
+    rows: int
+    cols: int
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+
+
+def _colour(rng: np.random.Generator) -> np.ndarray:
+    return rng.integers(40, 216, 3).astype(np.float64)
+
+
+def _tile(spec: Spec, face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One unopened tile (tile x tile x 4: RGB and alpha in 0..1)."""
+    t = spec.tile
+    img = np.zeros((t, t, 4))
+    img[:, :, :3] = face
+    img[:, :, 3] = 1.0
+    if spec.texture:
+        yy, xx = np.mgrid[0:t, 0:t]
+        img[(yy + xx) % 2 == 0, :3] = np.clip(face + 45, 0, 255)
+    if spec.style == "bevel":
+        b = max(2, t // 8)
+        hi, lo = np.clip(face + 60, 0, 255), np.clip(face - 60, 0, 255)
+        for i in range(b):
+            img[i, i : t - i, :3] = hi
+            img[i : t - i, i, :3] = hi
+            img[t - 1 - i, i : t - i, :3] = lo
+            img[i : t - i, t - 1 - i, :3] = lo
+    elif spec.style == "rounded":
+        r = max(3, t // 4)
+        yy, xx = np.mgrid[0:t, 0:t] + 0.5
+        for cy, cx in ((r, r), (r, t - r), (t - r, r), (t - r, t - r)):
+            out = (np.abs(yy - cy) > 0) & ((yy < r) | (yy > t - r)) & ((xx < r) | (xx > t - r))
+            corner = out & ((yy - cy) ** 2 + (xx - cx) ** 2 > r * r)
+            corner &= (np.abs(yy - cy) <= r) & (np.abs(xx - cx) <= r)
+            img[corner, 3] = 0.0
+    return img
+
+
+def render(spec: Spec, desktop: tuple[int, int] = (1920, 1080)) -> tuple[Image, Truth]:
+    """The desktop picture and the board's true geometry on it."""
+    import cv2
+
+    rng = np.random.default_rng(spec.seed)
+    bg = _colour(rng)
+    face = _colour(rng)
+    while np.abs(face - bg).sum() < 90:
+        face = _colour(rng)
+    opened_face = np.clip(face + rng.choice([-50.0, 50.0]), 0, 255)
+    line = np.clip(bg - 70, 0, 255) if spec.style == "lines" else bg
+    gap = 1 if spec.style == "lines" else spec.gap
+    pitch = spec.tile + gap
+    top_pad = 3 * spec.tile + 20 if spec.toolbar else 20
+    x0, y0 = 20 + gap, top_pad + gap
+    h = y0 + spec.rows * pitch + 20
+    w = x0 + spec.cols * pitch + 20
+    win = np.empty((h, w, 3))
+    if spec.gradient:
+        ramp = np.linspace(0.0, 1.0, h)[:, None, None]
+        win[:] = bg * (1 - ramp) + _colour(rng) * ramp
+    else:
+        win[:] = bg
+    # the board's lines or gaps (behind the tiles)
+    win[y0 - gap : y0 + spec.rows * pitch, x0 - gap : x0 + spec.cols * pitch] = (
+        line
+        if spec.style == "lines"
+        else win[y0 - gap : y0 + spec.rows * pitch, x0 - gap : x0 + spec.cols * pitch]
+    )
+    tile = _tile(spec, face, rng)
+    alpha = 0.8 if spec.gradient else 1.0
+    for r in range(spec.rows):
+        for c in range(spec.cols):
+            ty, tx = y0 + r * pitch, x0 + c * pitch
+            cell = tile.copy()
+            if r * spec.cols + c < 0:
+                pass
+            if spec.opened and r < spec.opened and c < spec.opened:
+                cell[:, :, :3] = opened_face
+                if (r + c) % 3 == 0:
+                    k = spec.tile // 3
+                    cell[k : spec.tile - k, spec.tile // 2 - 1 : spec.tile // 2 + 2, :3] = (
+                        0,
+                        0,
+                        200,
+                    )
+            a = cell[:, :, 3:4] * alpha
+            dst = win[ty : ty + spec.tile, tx : tx + spec.tile]
+            dst[:] = dst * (1 - a) + cell[:, :, :3] * a
+    if spec.toolbar:
+        # buttons like tiles but wider and spaced otherwise, plus a counter
+        bw = int(spec.tile * 1.6)
+        for i in range(5):
+            bx = x0 + i * (bw + 7)
+            sub = cv2.resize(tile, (bw, spec.tile), interpolation=cv2.INTER_NEAREST)
+            by = 10
+            a = sub[:, :, 3:4]
+            dst = win[by : by + spec.tile, bx : bx + bw]
+            dst[:] = dst * (1 - a) + sub[:, :, :3] * a
+        win[12 : 12 + spec.tile - 4, w - 80 : w - 30] = (20, 20, 20)
+    img = np.clip(np.round(win), 0, 255).astype(np.uint8)
+    if spec.scale != 1.0:
+        interp = cv2.INTER_AREA if spec.area else cv2.INTER_LINEAR
+        img = np.asarray(
+            cv2.resize(img, None, fx=spec.scale, fy=spec.scale, interpolation=interp), np.uint8
+        )
+    dw = max(desktop[0], spec.at[0] + img.shape[1] + 10)
+    dh = max(desktop[1], spec.at[1] + img.shape[0] + 10)
+    out = np.empty((dh, dw, 3), np.uint8)
+    out[:] = (48, 64, 96)
+    out[spec.at[1] : spec.at[1] + img.shape[0], spec.at[0] : spec.at[0] + img.shape[1]] = img
+    s = spec.scale
+    origin = (spec.at[0] + s * (x0 - gap / 2), spec.at[1] + s * (y0 - gap / 2))
+    return out, Truth(spec.rows, spec.cols, origin, (s * pitch, s * pitch))

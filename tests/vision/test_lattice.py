@@ -1,0 +1,116 @@
+"""The lattice board finder: rows, columns, origin and pitch exact; refusals refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from msolver.vision.grid import CalibrationError, calibrate
+from msolver.vision.image import read_png
+from msolver.vision.lattice import LatticeError, find_lattice
+from msolver.vision.profile import load_profile
+from tests.vision.conftest import SHOTS, desktop, scaled, shot
+from tests.vision.synth_boards import Spec, render
+
+# The battery corpus of third-party games (another branch records it).
+BATTERY = Path(__file__).resolve().parents[2] / "screenshots" / "corpus"
+
+BLANKS = {"sgt-mines": "t20-blank", "gnome-mines": "w1200-g0-start"}
+
+
+@pytest.mark.parametrize("game", sorted(BLANKS))
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.5, 1.75, 2.0])
+def test_recorded_blank_boards_found_exactly_at_every_scale(game: str, scale: float) -> None:
+    at = (37, 21)
+    window = scaled(shot(SHOTS / game / f"{BLANKS[game]}.png"), scale)
+    size = (max(1920, at[0] + window.shape[1]), max(1080, at[1] + window.shape[0]))
+    lat = find_lattice(desktop(window, at, size))
+    builtin = load_profile(game)
+    assert (lat.rows, lat.cols, lat.unlike) == (16, 30, ())
+    for axis in (0, 1):
+        # gnome-mines lays its last row a pixel short (GTK rounds each row):
+        # the fitted pitch follows the other fifteen
+        assert lat.pitch[axis] == pytest.approx(builtin.pitch[axis] * scale, abs=0.05)
+        assert lat.origin[axis] == pytest.approx(at[axis] + builtin.origin[axis] * scale, abs=0.25)
+
+
+def test_a_partly_played_board_keeps_its_size_and_names_the_opened_cells() -> None:
+    # xdemineur opens 20 cells at launch; the board is still 30x16
+    lat = find_lattice(shot(SHOTS / "xdemineur" / "x21-g0-start.png"))
+    assert (lat.rows, lat.cols) == (16, 30)
+    text = (SHOTS / "xdemineur" / "x21-g0-start.txt").read_text().split()
+    opened = {(r, c) for r, line in enumerate(text) for c, ch in enumerate(line) if ch != "."}
+    assert set(lat.unlike) == opened
+
+
+def test_an_unseen_partly_played_board_is_refused_not_saved_smaller() -> None:
+    img, _truth = render(Spec(rows=16, cols=16, tile=24, opened=4, seed=3))
+    with pytest.raises(CalibrationError, match="show a new, unplayed board"):
+        calibrate(img, mines=40)
+    blank, truth = render(Spec(rows=16, cols=16, tile=24, seed=3))
+    prof = calibrate(blank, mines=40)
+    assert (prof.rows, prof.cols, prof.theme) == (16, 16, "custom")
+    assert prof.origin == pytest.approx(truth.origin, abs=0.25)
+
+
+def test_theme_custom_forces_learning_of_a_builtin_board() -> None:
+    img = shot(SHOTS / "sgt-mines" / "t20-blank.png")
+    assert calibrate(img).theme == "sgt-mines"
+    prof = calibrate(img, theme="custom")
+    assert prof.theme == "custom" and set(prof.tiles) == {"unknown"}
+
+
+def test_a_recoloured_builtin_game_is_a_custom_theme() -> None:
+    img = shot(SHOTS / "sgt-mines" / "t20-blank.png").copy()
+    # the unopened face (230, 230, 230) turned light blue-grey, bevels kept
+    face = np.all(img == 230, axis=2)
+    img[face] = (200, 215, 235)
+    prof = calibrate(img)
+    assert prof.theme == "custom"
+
+
+def test_no_board_and_two_boards_are_refused() -> None:
+    with pytest.raises(LatticeError, match=r"^no board found"):
+        find_lattice(desktop(np.zeros((0, 0, 3), np.uint8), (0, 0)))
+    a = shot(SHOTS / "xdemineur" / "x21-g0-start.png")
+    img = desktop(a, (0, 0))
+    img[500 : 500 + a.shape[0], 1000 : 1000 + a.shape[1]] = a  # another phase
+    with pytest.raises(LatticeError, match="2 boards found"):
+        find_lattice(img)
+
+
+SYNTH = [
+    Spec(rows=16, cols=30, tile=20, style="bevel", seed=1),
+    Spec(rows=16, cols=16, tile=24, style="bevel", scale=1.5, seed=2),
+    Spec(rows=9, cols=9, tile=30, style="bevel", scale=1.75, area=True, seed=4),
+]
+
+
+@pytest.mark.parametrize("spec", SYNTH, ids=lambda s: f"{s.style}-{s.tile}-{s.scale}")
+def test_synthetic_boards_found_exactly(spec: Spec) -> None:
+    img, truth = render(spec)
+    lat = find_lattice(img)
+    assert (lat.rows, lat.cols, lat.unlike) == (truth.rows, truth.cols, ())
+    assert lat.origin == pytest.approx(truth.origin, abs=0.25)
+    assert lat.pitch == pytest.approx(truth.pitch, abs=0.05)
+
+
+def _battery() -> list[Path]:
+    return sorted(BATTERY.glob("*.json")) if BATTERY.is_dir() else []
+
+
+@pytest.mark.skipif(not _battery(), reason="battery corpus not present")
+def test_battery_corpus_sgt_palettes_and_web_found_exactly() -> None:
+    for j in _battery():
+        t = json.loads(j.read_text())
+        if t.get("expect") != "board" or not j.stem.startswith(("sgt-", "web-", "pygame-2000")):
+            continue
+        lat = find_lattice(read_png(j.with_suffix(".png")))
+        assert (lat.rows, lat.cols) == (t["rows"], t["cols"]), j.stem
+        for axis in (0, 1):
+            lo = t["origin"][axis] - t["gap"][axis] - 0.25
+            assert lo <= lat.origin[axis] <= t["origin"][axis] + 0.25, (j.stem, lat.origin)
+            assert lat.pitch[axis] == pytest.approx(t["pitch"][axis], abs=0.05), j.stem
