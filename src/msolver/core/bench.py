@@ -135,12 +135,18 @@ def stream(
                 job = (width, height, mines, first_click, seed, s, min(s + chunk, games))
                 pending.append(pool.submit(_play_chunk, job))
 
-        for _ in range(4 * workers):
-            submit()
-        while pending:
-            part = pending.popleft().result()
-            submit()
-            yield from part
+        try:
+            for _ in range(4 * workers):
+                submit()
+            while pending:
+                part = pending.popleft().result()
+                submit()
+                yield from part
+        finally:
+            # Stopped early (Ctrl-C, or the reader had enough): drop the chunks
+            # not started rather than play them out.
+            for f in pending:
+                f.cancel()
 
 
 # Per-move times go into buckets 0.5% wide (from 1 us up), so a run of any
