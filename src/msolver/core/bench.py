@@ -6,15 +6,17 @@ whatever the number of workers, and any single game can be replayed.
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
 
 from msolver.core.game import FirstClick, Game, Status
 from msolver.core.gamestats import ClickCount, GameStats, apply_counted, simulated_stats
 from msolver.core.solver import Move, Solver
-from msolver.core.stats import percentile, wilson_interval
+from msolver.core.stats import wilson_interval
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +27,9 @@ class GameResult:
     move_ms: tuple[float, ...]  # solver time per decision
     guesses: int
     stats: GameStats | None = None  # 3BV, clicks by button, efficiency (core.gamestats)
+    # Process CPU time of the whole game (solver and simulator), read once per game:
+    # reading the process clock is a system call that costs up to 150 us under load.
+    cpu_seconds: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,7 @@ class Summary:
     ms_per_move_mean: float
     ms_per_move_p99: float
     ms_per_move_max: float
+    cpu_ms_per_game: float = 0.0
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -48,6 +54,7 @@ class Summary:
             "ms_per_move_mean": self.ms_per_move_mean,
             "ms_per_move_p99": self.ms_per_move_p99,
             "ms_per_move_max": self.ms_per_move_max,
+            "cpu_ms_per_game": self.cpu_ms_per_game,
         }
 
 
@@ -69,6 +76,7 @@ def apply_moves(game: Game, moves: Iterable[Move]) -> None:
 def play_one(
     width: int, height: int, mines: int, first_click: FirstClick, seed: int, index: int
 ) -> GameResult:
+    cpu0 = time.process_time()
     game = Game(width, height, mines, seed=game_seed(seed, index), first_click=first_click)
     solver = Solver(first_click, verify=False)
     times: list[float] = []
@@ -89,12 +97,137 @@ def play_one(
     seconds = sum(times) / 1000
     stats = simulated_stats(game, clicks, seconds=seconds, guesses=guesses)
     won = game.board.outcome() == "won"
-    return GameResult(index, won, seconds, tuple(times), guesses, stats)
+    cpu = time.process_time() - cpu0
+    return GameResult(index, won, seconds, tuple(times), guesses, stats, cpu)
 
 
-def _play_chunk(args: tuple[int, int, int, FirstClick, int, list[int]]) -> list[GameResult]:
-    width, height, mines, rule, seed, indices = args
-    return [play_one(width, height, mines, rule, seed, i) for i in indices]
+def _play_chunk(args: tuple[int, int, int, FirstClick, int, int, int]) -> list[GameResult]:
+    width, height, mines, rule, seed, start, stop = args
+    return [play_one(width, height, mines, rule, seed, i) for i in range(start, stop)]
+
+
+def stream(
+    width: int,
+    height: int,
+    mines: int,
+    first_click: FirstClick,
+    games: int,
+    seed: int,
+    workers: int = 1,
+) -> Iterator[GameResult]:
+    """Yield the games' results in order, playing them on `workers` processes.
+
+    Only a few chunks per worker are in flight at once, so a run of any length
+    starts at once and holds bounded memory.
+    """
+    if workers <= 1:
+        for i in range(games):
+            yield play_one(width, height, mines, first_click, seed, i)
+        return
+    chunk = 20
+    starts = iter(range(0, games, chunk))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque[Future[list[GameResult]]] = deque()
+
+        def submit() -> None:
+            s = next(starts, None)
+            if s is not None:
+                job = (width, height, mines, first_click, seed, s, min(s + chunk, games))
+                pending.append(pool.submit(_play_chunk, job))
+
+        try:
+            for _ in range(4 * workers):
+                submit()
+            while pending:
+                part = pending.popleft().result()
+                submit()
+                yield from part
+        finally:
+            # Stopped early (Ctrl-C, or the reader had enough): drop the chunks
+            # not started rather than play them out.
+            for f in pending:
+                f.cancel()
+
+
+# Per-move times go into buckets 0.5% wide (from 1 us up), so a run of any
+# length keeps the p99 in bounded memory, to within 0.5%.
+_BUCKET = math.log(1.005)
+_FLOOR_MS = 0.001
+
+
+def _bucket(ms: float) -> int:
+    return max(0, math.ceil(math.log(max(ms, _FLOOR_MS) / _FLOOR_MS) / _BUCKET))
+
+
+@dataclass(slots=True)
+class Tally:
+    """Running totals of a run: what `Summary` needs, without keeping the games."""
+
+    games: int = 0
+    wins: int = 0
+    solver_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    moves: int = 0
+    move_ms_sum: float = 0.0
+    move_ms_max: float = 0.0
+    buckets: dict[int, int] = field(default_factory=dict)
+
+    def add(self, r: GameResult) -> None:
+        self.games += 1
+        self.wins += r.won
+        self.solver_seconds += r.seconds
+        self.cpu_seconds += r.cpu_seconds
+        self.moves += len(r.move_ms)
+        self.move_ms_sum += sum(r.move_ms)
+        self.move_ms_max = max(self.move_ms_max, max(r.move_ms, default=0.0))
+        for t in r.move_ms:
+            b = _bucket(t)
+            self.buckets[b] = self.buckets.get(b, 0) + 1
+
+    def percentile(self, q: float) -> float:
+        """Nearest-rank percentile of the move times, as its bucket's upper edge."""
+        if not self.moves:
+            return 0.0
+        rank = max(1, min(self.moves, round(q / 100 * self.moves + 0.5)))
+        seen = 0
+        for b in sorted(self.buckets):
+            seen += self.buckets[b]
+            if seen >= rank:
+                return min(_FLOOR_MS * math.exp(b * _BUCKET), self.move_ms_max)
+        return self.move_ms_max
+
+    def summary(self) -> Summary:
+        n = self.games
+        return Summary(
+            games=n,
+            wins=self.wins,
+            win_rate=self.wins / n if n else 0.0,
+            ci95=wilson_interval(self.wins, n),
+            ms_per_game=self.solver_seconds * 1000 / n if n else 0.0,
+            ms_per_move_mean=self.move_ms_sum / self.moves if self.moves else 0.0,
+            ms_per_move_p99=self.percentile(99),
+            ms_per_move_max=self.move_ms_max,
+            cpu_ms_per_game=self.cpu_seconds * 1000 / n if n else 0.0,
+        )
+
+
+def tally(
+    width: int,
+    height: int,
+    mines: int,
+    first_click: FirstClick,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Tally:
+    """Play `games` games keeping only running totals (bounded memory)."""
+    t = Tally()
+    for r in stream(width, height, mines, first_click, games, seed, workers):
+        t.add(r)
+        if progress:
+            progress(1)
+    return t
 
 
 def run(
@@ -109,36 +242,17 @@ def run(
 ) -> list[GameResult]:
     """Play `games` games; `progress(n)` is told how many finished since last call."""
     results: list[GameResult] = []
-    if workers <= 1:
-        for i in range(games):
-            results.append(play_one(width, height, mines, first_click, seed, i))
-            if progress:
-                progress(1)
-        return results
-    chunk = 20
-    jobs = [
-        (width, height, mines, first_click, seed, list(range(s, min(s + chunk, games))))
-        for s in range(0, games, chunk)
-    ]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for part in pool.map(_play_chunk, jobs):
-            results.extend(part)
-            if progress:
-                progress(len(part))
+    for r in stream(width, height, mines, first_click, games, seed, workers):
+        results.append(r)
+        if progress:
+            progress(1)
     return results
 
 
-def summarise(results: list[GameResult]) -> Summary:
-    n = len(results)
-    wins = sum(r.won for r in results)
-    moves = [t for r in results for t in r.move_ms]
-    return Summary(
-        games=n,
-        wins=wins,
-        win_rate=wins / n if n else 0.0,
-        ci95=wilson_interval(wins, n),
-        ms_per_game=sum(r.seconds for r in results) * 1000 / n if n else 0.0,
-        ms_per_move_mean=sum(moves) / len(moves) if moves else 0.0,
-        ms_per_move_p99=percentile(moves, 99),
-        ms_per_move_max=max(moves, default=0.0),
-    )
+def summarise(results: Iterable[GameResult] | Tally) -> Summary:
+    if isinstance(results, Tally):
+        return results.summary()
+    t = Tally()
+    for r in results:
+        t.add(r)
+    return t.summary()

@@ -25,6 +25,7 @@ not timed, so a game replays the same on any machine.
 from __future__ import annotations
 
 from itertools import combinations
+from operator import itemgetter
 
 from msolver.core.board import Board
 from msolver.core.solver.constraints import Constraints
@@ -196,15 +197,16 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         known = memo.get(group)
         if known is not None:
             return known, -1
-        mined = [(m & group).bit_count() for m in live_mines]
         charge(size)
         # Free information first: a cell no layout mines that splits the group.
         # It splits it when some layout shows another number than the first
         # layout does: one AND per cell, and the parts only for the one found.
+        # The cells' mine counts wait until no such cell is found: they are
+        # wasted when one is.
         first = (group & -group).bit_length() - 1
         tried = 0  # cells tried that did not split: charged in one sum
-        for k, m in zip(live, mined, strict=True):
-            if not m:
+        for k, lm in zip(live, live_mines, strict=True):
+            if not lm & group:
                 sm = sames[k]
                 if sm is None:
                     sm = same(k)
@@ -221,13 +223,17 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
                 memo[group] = v
                 return v, k
         charge(size * (tried + mute_before[n]))
+        mined = [(m & group).bit_count() for m in live_mines]
         # A cell can win at most the layouts it is safe in: try the safest
         # first and stop once no cell left can beat the best found, and stop
         # summing a cell's parts once the rest cannot lift it past the best.
         # The value stays exact; most of the tree is never visited.
+        # `live` runs in cell order and a reversed sort stays stable: ties
+        # keep the lower cell first, as a (-bound, cell) key would.
         safe_in = sorted(
-            ((size - m, k) for m, k in zip(mined, live, strict=True) if 0 < m < size),
-            key=lambda t: (-t[0], t[1]),
+            [(size - m, k) for m, k in zip(mined, live, strict=True) if 0 < m < size],
+            key=itemgetter(0),
+            reverse=True,
         )
         best, best_k = -1.0, -1
         for bound, k in safe_in:

@@ -488,9 +488,10 @@ def _solve(
     for x, reg in enumerate(regions):
         others = _conv(prefix[x], suffix[x + 1])
         # weight of this region having k mines, summed over everything else
-        wk = [
-            sum(o * ways[k + j] for j, o in enumerate(others) if o) for k in range(len(reg.total))
-        ]
+        # Only mine counts the region can hold are read below (a box's mines
+        # are 0 wherever the region has no layout): the rest stay 0 unsummed.
+        nz = [(j, o) for j, o in enumerate(others) if o]
+        wk = [sum(o * ways[k + j] for j, o in nz) if t else 0 for k, t in enumerate(reg.total)]
         for cells, bm in zip(reg.boxes, reg.box_mines, strict=True):
             num = sum(v * wk[k] for k, v in enumerate(bm) if v)
             boxes.append((cells, num, weight * len(cells)))
