@@ -15,6 +15,7 @@ from msolver.app.errors import EXIT_USAGE, Handler
 
 _COMMANDS = (
     "msolver.app.solve",
+    "msolver.app.hint",
     "msolver.app.bench",
     "msolver.app.calibrate",
     "msolver.app.read",
