@@ -161,8 +161,9 @@ def watch(
     """
     grid: Grid = reader.grid
     region = grid.rect()
-    local = Grid((grid.origin[0] - region[0], grid.origin[1] - region[1]), grid.pitch,
-                 grid.rows, grid.cols)
+    local = Grid(
+        (grid.origin[0] - region[0], grid.origin[1] - region[1]), grid.pitch, grid.rows, grid.cols
+    )
     shown: Board | None = None
     while not stop.is_set():
         image = capture.grab(region)
