@@ -21,6 +21,7 @@ _COMMANDS = (
     "msolver.app.read",
     "msolver.app.dryrun",
     "msolver.app.play",
+    "msolver.app.replay",
     "msolver.app.profiles",
     "msolver.app.flood",  # flood solve|bench|play
 )

@@ -152,12 +152,14 @@ def watch(
     interval: float = 0.05,
     on_board: Callable[[Board, Hint], None] | None = None,
     until_over: Callable[[Board], str | None] | None = None,
+    stopped: threading.Event | None = None,
 ) -> str | None:
     """Read the board until `stop`; show a new hint picture each time the read changes.
 
     reader: a `Reader` (grid, read(image) -> Reading); capture: grabs the
     board region. Unclear reads (a redraw in progress) are skipped. Returns
-    the game's end ("won"/"lost") when `until_over` reports one, else None.
+    the game's end ("won"/"lost") when `until_over` reports one, else None;
+    `stopped` (the window closed) ends it too.
     """
     grid: Grid = reader.grid
     region = grid.rect()
@@ -165,7 +167,7 @@ def watch(
         (grid.origin[0] - region[0], grid.origin[1] - region[1]), grid.pitch, grid.rows, grid.cols
     )
     shown: Board | None = None
-    while not stop.is_set():
+    while not stop.is_set() and not (stopped is not None and stopped.is_set()):
         image = capture.grab(region)
         reading = reader.read(image)
         if not (reading.low_confidence or reading.alternatives) and reading.board != shown:

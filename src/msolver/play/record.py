@@ -62,15 +62,23 @@ def _decision_json(board: Board, decision: Decision) -> dict[str, Any]:
     }
 
 
+def check_folder(folder: str | Path) -> Path:
+    """The folder to record into: new or empty (a recording is never mixed with another)."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise RecordError(f"{path}: exists and is not a folder")
+    if path.is_dir() and any(path.iterdir()):
+        raise RecordError(f"{path}: not empty; record into a new folder")
+    if not path.parent.is_dir():
+        raise RecordError(f"{path}: folder {path.parent} does not exist")
+    return path
+
+
 class Recorder:
     """Writes a recording; `frame` is called by the player once per frame it acts on."""
 
     def __init__(self, folder: str | Path, profile: Profile, limit_bytes: int = DEFAULT_LIMIT):
-        self.folder = Path(folder)
-        if self.folder.exists() and not self.folder.is_dir():
-            raise RecordError(f"{self.folder}: exists and is not a folder")
-        if self.folder.is_dir() and any(self.folder.iterdir()):
-            raise RecordError(f"{self.folder}: not empty; record into a new folder")
+        self.folder = check_folder(folder)
         try:
             (self.folder / "frames").mkdir(parents=True, exist_ok=True)
             write_json_atomic(self.folder / PROFILE, profile.to_json())
