@@ -99,7 +99,11 @@ class HintWindow:
                 "python.org installers); use --hint --text for the terminal grid"
             ) from exc
         try:
+            # No module-wide default root: it would keep the interpreter (and
+            # its display connection) alive after the window closes.
             self._root = tkinter.Tk()
+            if tkinter._default_root is self._root:  # type: ignore[attr-defined]
+                tkinter._default_root = None  # type: ignore[attr-defined]
         except tkinter.TclError as exc:
             raise HintWindowError(f"cannot open the hint window ({exc})") from exc
         self._tk = tkinter
@@ -117,7 +121,7 @@ class HintWindow:
         """Replace the picture and draw it now."""
         if self.closed.is_set():
             return
-        photo = self._tk.PhotoImage(data=_photo_data(picture), format="png")
+        photo = self._tk.PhotoImage(master=self._root, data=_photo_data(picture), format="png")
         self._label.configure(image=photo)
         self._photo = photo  # Tk drops an image Python no longer holds
         self.shown += 1
@@ -137,6 +141,10 @@ class HintWindow:
             self.closed.set()
             with contextlib.suppress(self._tk.TclError):
                 self._root.destroy()
+            # Drop every handle on the Tcl interpreter so it is deleted with
+            # its display connection (a later Tk must not service a dead one).
+            self._photo = None
+            del self._label, self._root
 
 
 Shower = Callable[[Image], None]
@@ -149,7 +157,7 @@ def watch(
     show: Shower,
     *,
     pump: Callable[[], None] = lambda: None,
-    interval: float = 0.05,
+    interval: float = 0.02,
     on_board: Callable[[Board, Hint], None] | None = None,
     until_over: Callable[[Board], str | None] | None = None,
     stopped: threading.Event | None = None,
