@@ -38,9 +38,9 @@ def board_of(text: str) -> Board:
 
 
 def reason_for(board: Board, row: int, col: int) -> str:
-    """The reason of the decision's move on (row, col), counted from 1."""
+    """The reason of the decision's move on (row, col), counted from 0."""
     d = Solver().decide(board)
-    i = board.index(row - 1, col - 1)
+    i = board.index(row, col)
     moves = [m for m in d.moves if m.index == i]
     assert moves, f"the solver did not play ({row},{col}): {d}"
     return explain(board, d, moves[0])
@@ -49,29 +49,29 @@ def reason_for(board: Board, row: int, col: int) -> str:
 def test_one_number_that_already_has_its_mine() -> None:
     # numbers: row 1 "F 1 . . .", row 2 "1 1 . . ."; the 1 at (1,2) touches the flag
     board = Board.parse("F1...\n11...\n.....\n.....", 3)
-    assert reason_for(board, 1, 3) == "safe: the 1 at (1,2) already touches its mine at (1,1)"
+    assert reason_for(board, 0, 2) == "safe: the 1 at (0,1) already touches its mine at (0,0)"
 
 
 def test_one_number_that_needs_every_unknown_cell() -> None:
     # the 3 at (2,2) has exactly three hidden neighbours, all mines
     board = board_of("**..\n*...\n....\noooo")
-    assert reason_for(board, 1, 1) == (
-        "mine: the 3 at (2,2) needs 3 more mines and has 3 unknown cells left"
+    assert reason_for(board, 0, 0) == (
+        "mine: the 3 at (1,1) needs 3 more mines and has 3 unknown cells left"
     )
 
 
 def test_the_mine_count() -> None:
-    assert reason_for(board_of("F.\n.o"), 2, 2) == "safe: the one mine is flagged"
-    assert reason_for(board_of("*.\n.."), 1, 1) == "mine: 1 mine left for the 1 unknown cell"
+    assert reason_for(board_of("F.\n.o"), 1, 1) == "safe: the one mine is flagged"
+    assert reason_for(board_of("*.\n.."), 0, 0) == "mine: 1 mine left for the 1 unknown cell"
 
 
 def test_pair_of_numbers_that_need_the_same_mine() -> None:
     # numbers 1 1 1 1 under four hidden cells: the 1 at (2,1) sees (1,1),(1,2), both
     # also seen by the 1 at (2,2), which therefore has no mine for (1,3)
     board = board_of("*oo*\n....\n....")
-    assert reason_for(board, 1, 3) == (
-        "safe by the pair (2,1)/(2,2): every unknown cell of the 1 at (2,1) is next to "
-        "the 1 at (2,2), and both need 1 mine"
+    assert reason_for(board, 0, 2) == (
+        "safe by the pair (1,0)/(1,1): every unknown cell of the 1 at (1,0) is next to "
+        "the 1 at (1,1), and both need 1 mine"
     )
 
 
@@ -80,11 +80,11 @@ def test_pair_of_numbers_where_one_needs_more() -> None:
     # has one cell, (1,4), the 1 does not see: it is the mine, so (1,1) is safe
     board = board_of("o*o*\n....\n....")
     assert Solver().decide(board).tier == "pairs"
-    assert reason_for(board, 1, 1) == (
-        "safe by the pair (2,3)/(2,2): the 2 at (2,3) needs 1 more mine than the 1 at (2,2) "
+    assert reason_for(board, 0, 0) == (
+        "safe by the pair (1,2)/(1,1): the 2 at (1,2) needs 1 more mine than the 1 at (1,1) "
         "and has 1 cell it does not see"
     )
-    assert reason_for(board, 1, 4).startswith("mine by the pair (2,3)/(2,2)")
+    assert reason_for(board, 0, 3).startswith("mine by the pair (1,2)/(1,1)")
 
 
 def test_exact_count() -> None:
@@ -92,7 +92,7 @@ def test_exact_count() -> None:
     # none with a mine on columns 4-5
     board = board_of("*oooo\no.ooo\nooooo")
     assert Solver().decide(board).tier == "probability"
-    assert reason_for(board, 1, 5) == "exact count: 0 of 8 layouts put a mine here"
+    assert reason_for(board, 0, 4) == "exact count: 0 of 8 layouts put a mine here"
 
 
 def test_forced_fifty_fifty() -> None:
@@ -104,7 +104,7 @@ def test_forced_fifty_fifty() -> None:
     )
     d = Solver().decide(board)
     assert d.tier == "guess"
-    assert explain(board, d) == "guess: a 50/50 with (1,2) that no number can ever settle"
+    assert explain(board, d) == "guess: a 50/50 with (0,1) that no number can ever settle"
 
 
 def test_endgame_counts_the_layouts_it_wins() -> None:
@@ -183,7 +183,7 @@ def _check(board: Board, decision: Decision, move: Move, text: str) -> None:
     """Every claim the sentence makes about the board holds."""
 
     def at(m: re.Match[str], k: int) -> int:
-        return board.index(int(m.group(k)) - 1, int(m.group(k + 1)) - 1)
+        return board.index(int(m.group(k)), int(m.group(k + 1)))
 
     def touches(i: int, j: int) -> bool:
         return j in board.neighbours(i)
@@ -191,7 +191,7 @@ def _check(board: Board, decision: Decision, move: Move, text: str) -> None:
     if m := re.fullmatch(rf"safe: the (\d) at {_PLACE} already touches its mines? at (.*)", text):
         n = at(m, 2)
         assert board.cells[n] == int(m.group(1)) and touches(n, move.index)
-        named = [board.index(int(r) - 1, int(c) - 1) for r, c in re.findall(_PLACE, m.group(4))]
+        named = [board.index(int(r), int(c)) for r, c in re.findall(_PLACE, m.group(4))]
         assert len(named) == board.cells[n]
         assert all(board.cells[j] in MINE_STATES and touches(n, j) for j in named)
     elif m := re.fullmatch(rf"mine: the (\d) at {_PLACE} needs (\d) more mines? and .*", text):

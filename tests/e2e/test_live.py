@@ -98,15 +98,22 @@ def check_log(evs: list[dict[str, Any]], games: int) -> list[dict[str, Any]]:
     """The log's shape, and that no game was lost on a certain click; the game_over events."""
     over = [e for e in evs if e["event"] == "game_over"]
     assert [e["game"] for e in over] == list(range(1, games + 1))
-    assert evs[-1] == {
+    summary = evs[-1]
+    assert {k: summary.get(k) for k in ("event", "games", "wins")} == {
         "event": "summary",
         "games": games,
         "wins": sum(e["result"] == "won" for e in over),
     }
+    # The session's figures are the games' sums (3BV of the games whose end showed the mines).
+    with_stats = [e for e in over if "bbbv" in e]
+    if with_stats:
+        assert summary["bbbv"] == sum(e["bbbv"] for e in with_stats)
+        assert summary["clicks"] == sum(e["clicks"] for e in with_stats)
     last_open: dict[int, float] = {}
     for e in evs:
         if e["event"] == "click":
-            assert set(e) == {"event", "game", "row", "col", "button", "p_mine"}
+            assert set(e) == {"event", "game", "row", "col", "button", "p_mine", "reason"}
+            assert e["reason"]
             assert 0 <= e["row"] < 16 and 0 <= e["col"] < 30
             assert e["button"] in ("left", "right", "chord")
             if e["button"] != "right":
@@ -114,6 +121,14 @@ def check_log(evs: list[dict[str, Any]], games: int) -> list[dict[str, Any]]:
         elif e["event"] == "game_over":
             assert e["result"] in ("won", "lost")
             assert e["clicks"] > 0 and e["seconds"] >= 0
+            if "bbbv" in e:
+                assert sum(e["clicks_by_button"].values()) == e["clicks"]
+                assert 0 < e["solved_bbbv"] <= e["bbbv"]
+                # The community's live figure, printed for the record (pytest -s).
+                print(
+                    f"game {e['game']}: {e['result']}, 3BV {e['bbbv']}, "
+                    f"3BV/s {e['bbbv_per_s']:.1f}, efficiency {e['efficiency']:.2f}"
+                )
             if e["result"] == "lost":
                 assert last_open[e["game"]] > 0, "lost on a click the solver called certain"
     return over
@@ -269,7 +284,7 @@ def test_hint_prints_the_best_move_and_never_clicks(
     win.park_pointer()
     before = win.wait_drawn()
     proc = subprocess.Popen(
-        [*MSOLVER, "play", "--profile", "sgt", "--hint"],
+        [*MSOLVER, "play", "--profile", "sgt", "--hint", "--text"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -292,7 +307,7 @@ def test_hint_prints_the_best_move_and_never_clicks(
             proc.kill()
     reader.join(timeout=5)
     text = "".join(lines)
-    assert "best move: " in text and "(certain)" in text
+    assert "best move: " in text and "(certain)" in text and "why: " in text
     assert proc.returncode == 0, err
     # Nothing was clicked: the board is as it was (the window's status line may tick).
     from msolver.vision.profile import load_profile

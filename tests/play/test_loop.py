@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from msolver.core.bbbv import bbbv
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
@@ -60,22 +61,32 @@ def test_wins_an_expert_game_clicking_only_inside_the_board(tmp_path: Path) -> N
     events = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
     clicks = [e for e in events if e["event"] == "click"]
     assert len(clicks) == len(sim.clicks)
-    assert set(clicks[0]) == {"event", "game", "row", "col", "button", "p_mine"}
+    assert set(clicks[0]) == {"event", "game", "row", "col", "button", "p_mine", "reason"}
+    assert all(e["reason"] for e in clicks)
     assert {e["button"] for e in clicks} <= {"left", "right", "chord"}
     over = [e for e in events if e["event"] == "game_over"]
-    assert over == [
-        {
-            "event": "game_over",
-            "game": 1,
-            "result": sim.game.status.value,
-            "seconds": over[0]["seconds"],
-            "clicks": len(clicks),
-        }
-    ]
-    assert events[-1] == {
+    by_button = {b: sum(e["button"] == b for e in clicks) for b in ("left", "right", "chord")}
+    true_bbbv = bbbv(sim.game.width, sim.game.height, sim.game.layout)
+    won = sim.game.status is Status.WON
+    assert len(over) == 1
+    g = over[0]
+    assert {k: g[k] for k in ("event", "game", "result", "clicks", "clicks_by_button")} == {
+        "event": "game_over",
+        "game": 1,
+        "result": sim.game.status.value,
+        "clicks": len(clicks),
+        "clicks_by_button": by_button,
+    }
+    assert g["bbbv"] == true_bbbv
+    assert g["efficiency"] == pytest.approx(g["solved_bbbv"] / len(clicks))
+    assert g["solved_bbbv"] == true_bbbv if won else g["solved_bbbv"] <= true_bbbv
+    summary = events[-1]
+    assert {k: summary[k] for k in ("event", "games", "wins", "bbbv", "clicks")} == {
         "event": "summary",
         "games": 1,
-        "wins": int(sim.game.status is Status.WON),
+        "wins": int(won),
+        "bbbv": true_bbbv,
+        "clicks": len(clicks),
     }
     if sim.game.status is Status.LOST:
         # A loss must come from a genuine guess, never a certain move.

@@ -76,4 +76,9 @@ def dryrun_command(args: argparse.Namespace) -> int:
             f"{data['low_confidence_cells']}, read {data['ms_per_frame']:.2f} ms/frame "
             f"({data['fps']:.0f} frames/s)"
         )
+        eff = data["mean_efficiency"]
+        print(
+            f"mean 3BV {data['mean_bbbv']:.1f}, games needing a guess {data['guess_share']:.0%}"
+            + (f", efficiency {eff:.2f}" if eff is not None else "")
+        )
     return 0

@@ -15,11 +15,13 @@ from msolver.app.errors import EXIT_USAGE, Handler
 
 _COMMANDS = (
     "msolver.app.solve",
+    "msolver.app.hint",
     "msolver.app.bench",
     "msolver.app.calibrate",
     "msolver.app.read",
     "msolver.app.dryrun",
     "msolver.app.play",
+    "msolver.app.replay",
     "msolver.app.profiles",
     "msolver.app.flood",  # flood solve|bench|play
 )

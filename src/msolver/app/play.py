@@ -37,7 +37,13 @@ def register(sub: Any) -> None:
     p.add_argument("--stop-key", default="F10", help="stop hotkey (default F10)")
     p.add_argument("--start-now", action="store_true", help="start without waiting for the hotkey")
     p.add_argument("--log-json", default=None, metavar="FILE", help="JSON-lines event log")
-    p.add_argument("--hint", action="store_true", help="never click: print the best move")
+    p.add_argument(
+        "--hint", action="store_true", help="never click: show the hint picture in a window"
+    )
+    p.add_argument("--text", action="store_true", help="with --hint: the terminal grid instead")
+    p.add_argument(
+        "--record", default=None, metavar="DIR", help="keep every frame (msolver replay)"
+    )
     p.add_argument("--mines", type=int, default=None, help="mine count (with --auto)")
     p.add_argument("--no-chord", action="store_true", help="open cells one by one, never chord")
     p.add_argument(
@@ -77,12 +83,20 @@ def _play(args: argparse.Namespace) -> int:
             split_combo(key)
         except ValueError as exc:
             raise CommandError(f"{opt}: {exc}", EXIT_USAGE) from exc
+    if args.text and not args.hint:
+        raise CommandError("--text goes with --hint (the terminal grid)", EXIT_USAGE)
+    if args.record is not None:
+        _check_record(args.record)
     say = _say(args.quiet)
     capture = _open_capture()
     try:
         profile = _locate(capture, args, say)
         if args.hint:
-            return _hint(capture, profile, args, say)
+            return (
+                _hint(capture, profile, args, say)
+                if args.text
+                else _hint_window(capture, profile, args, say)
+            )
         return _run_player(capture, profile, args, say)
     finally:
         capture.close()
@@ -206,6 +220,7 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
         log = EventLog(args.log_json) if args.log_json else None
         settings = Settings(games=args.games, chord=not args.no_chord)
         reader = reader_for(profile)
+        recorder = _recorder(args, profile)
         try:
             player = Player(
                 reader,
@@ -216,6 +231,7 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
                 settings=settings,
                 log=log,
                 say=say,
+                recorder=recorder,
             )
             outcome = player.run()
         except PlayStop as stop:
@@ -223,6 +239,8 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
         finally:
             if log is not None:
                 log.close()
+            if recorder is not None:
+                recorder.close()
             _save_learned(reader, args, say)
     finally:
         keys.close()
@@ -273,4 +291,56 @@ def _hint(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any
             time.sleep(0.05)
     finally:
         keys.close()
+    return 0
+
+
+# -- play --record, play --hint (window) -------------------------------------------------
+
+
+def _check_record(folder: str) -> None:
+    from msolver.play.record import RecordError, check_folder
+
+    try:
+        check_folder(folder)
+    except RecordError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from exc
+
+
+def _recorder(args: argparse.Namespace, profile: Profile) -> Any:
+    from msolver.play.record import Recorder, RecordError
+
+    if args.record is None:
+        return None
+    try:
+        return Recorder(args.record, profile)
+    except RecordError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from exc
+
+
+def _hint_window(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any) -> int:
+    """The hint picture in a small always-on-top window, redrawn when the board changes."""
+    from msolver.play.hintwindow import HintWindow, HintWindowError, watch
+    from msolver.play.loop import game_state
+
+    try:
+        window = HintWindow()
+    except HintWindowError as exc:
+        raise CommandError(str(exc), EXIT_STOPPED) from exc
+    keys = _hotkeys(argparse.Namespace(**{**vars(args), "start_now": True}), say)
+    try:
+        say(f"hint window: nothing is clicked; {args.stop_key}, Ctrl+C or closing it ends it")
+        over = watch(
+            reader_for(profile),
+            capture,
+            keys.stop,
+            window.show,
+            pump=window.pump,
+            stopped=window.closed,
+            until_over=game_state,
+        )
+        if over is not None:
+            print(f"game {over}")
+    finally:
+        keys.close()
+        window.close()
     return 0

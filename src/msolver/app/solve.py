@@ -10,7 +10,8 @@ from typing import IO, Any
 
 from msolver.app.errors import CommandError, reporting
 from msolver.core.board import Board, BoardError
-from msolver.core.solver import Solver, analyse
+from msolver.core.solver import Move, Solver, analyse
+from msolver.core.solver.reason import explain
 
 
 def _parse_board(text: str, mines: int, where: str) -> Board:
@@ -44,16 +45,19 @@ def solve_json(board: Board) -> dict[str, Any]:
     if a.status != "ok":
         out["reason"] = a.reason
         return out
+    decision = Solver().decide(board)
     if a.safe:
         pick = a.safe[0]
     else:
-        decision = Solver().decide(board)
         opens = [m.index for m in decision.moves if m.kind == "open"]
         if not opens:
+            out["reason"] = explain(board, decision)
             return out
         pick = opens[0]
     r, c = divmod(pick, w)
     out["best"] = {"row": r, "col": c, "p_mine": a.prob[pick]}
+    # The reason for the cell shown as best, whichever tier found it.
+    out["reason"] = explain(board, decision, Move("open", pick, a.prob[pick] or 0.0))
     return out
 
 
@@ -80,6 +84,8 @@ def _format_grid(board: Board, result: dict[str, Any]) -> str:
             f"best: row {best['row']}, col {best['col']} (p_mine {best['p_mine']:.4f}); "
             f"{len(result['safe'])} safe, {len(result['mines'])} certain mines"
         )
+    if result.get("reason"):
+        lines.append(f"why: {result['reason']}")
     return "\n".join(lines)
 
 

@@ -186,3 +186,27 @@ def bench_stats(games: list[GameStats]) -> BenchStats:
         mean_efficiency=sum(effs) / len(effs) if effs else None,
         mean_bbbv_per_s=sum(rates) / len(rates) if rates else None,
     )
+
+
+def totals(games: Iterable[GameStats]) -> dict[str, object]:
+    """A session's sums for the play log's summary line (games without figures left out)."""
+    done = list(games)
+    if not done:
+        return {}
+    clicks: dict[str, int] = {}
+    for g in done:
+        for button, n in g.clicks_by_button.items():
+            clicks[button] = clicks.get(button, 0) + n
+    solved = sum(g.solved_bbbv for g in done)
+    seconds = sum(g.seconds for g in done)
+    n_clicks = sum(clicks.values())
+    return {
+        "bbbv": sum(g.bbbv for g in done),
+        "solved_bbbv": solved,
+        "seconds": round(seconds, 3),
+        "bbbv_per_s": bbbv_per_s(solved, seconds),
+        "clicks": n_clicks,
+        "clicks_by_button": clicks,
+        "efficiency": efficiency(solved, n_clicks),
+        "guessed_games": sum(1 for g in done if g.guessed),
+    }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from msolver.core.board import UNKNOWN, Board, state_char
 from msolver.core.solver import Solver, analyse
+from msolver.core.solver.reason import explain
 
 
 def _cell(board: Board, i: int, p: float | None) -> str:
@@ -41,6 +42,7 @@ def render_hint(board: Board, solver: Solver | None = None) -> str:
         more = len(decision.moves) - 1
         extra = f" (+{more} more certain moves)" if more > 0 else ""
         lines.append(f"best move: {what} row {r + 1}, column {c + 1} ({sure}){extra}")
+        lines.append(f"why: {explain(board, decision, m)}")
     header = "    " + "".join(f"{c + 1:3d}" for c in range(w))
     lines.append(header)
     for r in range(board.height):

@@ -27,11 +27,13 @@ from msolver.core.board import (
 )
 from msolver.core.clock import Clock, RealClock
 from msolver.core.game import FirstClick
+from msolver.core.gamestats import ClickCount, GameStats, live_stats, totals
 from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
 from msolver.play.plan import Click, plan
+from msolver.play.record import Recorder, click_reasons
 from msolver.play.target import NewGame, park_point
 from msolver.shell.log import EventLog
 from msolver.shell.session import Outcome, Stop, run_games
@@ -49,6 +51,7 @@ class GameResult:
     seconds: float
     clicks: int
     frames: int
+    stats: GameStats | None = None  # 3BV and the rest, when the last board shows the mines
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +95,8 @@ class _Game:
     frames: int = 0
     first_click_at: float | None = None
     last_guess_p: float | None = None
+    count: ClickCount = field(default_factory=ClickCount)
+    guesses: int = 0
     misses: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
@@ -110,7 +115,9 @@ class Player:
         log: EventLog | None = None,
         say: Callable[[str], None] | None = None,
         clock: Clock | None = None,
+        recorder: Recorder | None = None,
     ) -> None:
+        self.recorder = recorder
         self.reader = reader
         self.capture = capture
         self.mouse = mouse
@@ -149,12 +156,16 @@ class Player:
 
         def report(res: GameResult) -> tuple[dict[str, object], str]:
             fields: dict[str, object] = {"seconds": round(res.seconds, 3), "clicks": res.clicks}
+            fields.update(res.stats.as_json() if res.stats else {})
             return fields, (
                 f"game {res.game}: {res.result} in {res.seconds:.2f} s, {res.clicks} clicks, "
                 f"{res.frames} frames"
             )
 
-        return run_games(self.settings.games, play, report, self.log, self.say)
+        def sums(games: tuple[GameResult, ...]) -> dict[str, object]:
+            return totals(g.stats for g in games if g.stats is not None)
+
+        return run_games(self.settings.games, play, report, self.log, self.say, sums)
 
     # -- one game -------------------------------------------------------------------
 
@@ -200,7 +211,13 @@ class Player:
                     self.reader.learn(image, board)
                 start = game.first_click_at if game.first_click_at is not None else self.clock()
                 self.last_board = board
-                return GameResult(number, over, self.clock() - start, game.clicks, game.frames)
+                if self.recorder is not None:
+                    self.recorder.frame(number, image, board, reading.low_confidence, decision)
+                secs = self.clock() - start
+                stats = live_stats(
+                    board, game.count, won=over == "won", seconds=secs, guesses=game.guesses
+                )
+                return GameResult(number, over, secs, game.clicks, game.frames, stats)
             self._check_effects(game, board, sent)
             self._check_stop()
             if decision.status == "done":
@@ -216,7 +233,13 @@ class Player:
             game.frames += 1
             if game.frames > self.settings.max_frames:
                 raise PlayStop(f"no end after {self.settings.max_frames} frames")
-            self._send(game, board, clicks)
+            why = click_reasons(board, decision, clicks)
+            game.guesses += not decision.certain
+            if self.recorder is not None:
+                self.recorder.frame(
+                    number, image, board, reading.low_confidence, decision, clicks, why
+                )
+            self._send(game, board, clicks, why)
             sent = clicks
             prev, prev_unsure = board, reading.unsure
             image, reading = self._after_batch(image, board, clicks)
@@ -224,8 +247,8 @@ class Player:
 
     # -- acting ------------------------------------------------------------------------
 
-    def _send(self, game: _Game, board: Board, clicks: list[Click]) -> None:
-        for click in clicks:
+    def _send(self, game: _Game, board: Board, clicks: list[Click], why: list[str]) -> None:
+        for click, reason in zip(clicks, why, strict=True):
             self._check_stop()
             self._check_target(board, click)
             x, y = self.grid.centre(click.index)
@@ -237,6 +260,7 @@ class Player:
             if game.first_click_at is None:
                 game.first_click_at = self.clock()
             game.clicks += 1
+            game.count.add(click.kind)
             if click.kind != "right":
                 game.last_guess_p = click.p_mine
             row, col = divmod(click.index, board.width)
@@ -247,6 +271,7 @@ class Player:
                 col=col,
                 button=click.kind,
                 p_mine=round(click.p_mine, 6),
+                reason=reason,
             )
         self._mouse(lambda: self.mouse.move(*self.park))
         self.reader.sent(

@@ -55,6 +55,7 @@ def run_games(
     report: Callable[[R], tuple[dict[str, object], str]],
     log: EventLog,
     say: Callable[[str], None],
+    totals: Callable[[tuple[R, ...]], dict[str, object]] | None = None,
 ) -> Outcome[R]:
     """Play games 1..count; `report` gives a result's game_over log fields and its line.
 
@@ -77,7 +78,8 @@ def run_games(
         outcome = Outcome(tuple(results))
     if outcome.stopped is not None:
         log.write(event="stop", reason=outcome.stopped, user=outcome.user_stop)
-    log.write(event="summary", games=len(outcome.games), wins=outcome.wins)
+    more = totals(outcome.games) if totals is not None else {}
+    log.write(event="summary", games=len(outcome.games), wins=outcome.wins, **more)
     return outcome
 
 

@@ -22,6 +22,13 @@ import numpy.typing as npt
 from msolver.core.bench import apply_moves
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
+from msolver.core.gamestats import (
+    ClickCount,
+    GameStats,
+    apply_counted,
+    bench_stats,
+    simulated_stats,
+)
 from msolver.core.solver import Solver
 from msolver.core.stats import wilson_interval
 from msolver.vision.classify import read_board
@@ -54,6 +61,7 @@ class DryRunReport:
     stopped: int
     read_ms: float
     frame_ms: float
+    stats: tuple[GameStats, ...] = ()  # per game: 3BV, clicks by button, efficiency
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = wilson_interval(self.wins, self.games)
@@ -73,6 +81,7 @@ class DryRunReport:
             "solver_wins": self.solver_wins,
             "solver_win_rate": self.solver_wins / self.games,
             "solver_ci95": [slo, shi],
+            **bench_stats(list(self.stats)).as_json(),
         }
 
 
@@ -179,10 +188,12 @@ def run_dryrun(
     rng = np.random.default_rng(seed)
     wins = solver_wins = frames = misreads = low_cells = stopped = 0
     read_ms = frame_ms = 0.0
+    per_game: list[GameStats] = []
     for g in range(games):
         game_seed = seed * 1_000_003 + g
         solver = Solver(first_click=first_click)
         game = Game(lv.width, lv.height, lv.mines, seed=game_seed, first_click=first_click)
+        count, guesses, started = ClickCount(), 0, frame_ms
         while game.status is Status.PLAYING:
             truth = game.board
             if renderer.missing(truth):
@@ -209,8 +220,12 @@ def run_dryrun(
             if dec.status != "ok" or not dec.moves:
                 stopped += 1
                 break
-            apply_moves(game, dec.moves)
+            guesses += not dec.certain
+            apply_counted(game, dec.moves, count)
         wins += game.board.outcome() == "won"
+        # Seconds: the frames' read and solve time, as a live player would spend it.
+        secs = (frame_ms - started) / 1000
+        per_game.append(simulated_stats(game, count, seconds=secs, guesses=guesses))
         ref = Game(lv.width, lv.height, lv.mines, seed=game_seed, first_click=first_click)
         solver_wins += _play_solver_only(ref, Solver(first_click=first_click))
     return DryRunReport(
@@ -223,6 +238,7 @@ def run_dryrun(
         stopped=stopped,
         read_ms=read_ms,
         frame_ms=frame_ms,
+        stats=tuple(per_game),
     )
 
 

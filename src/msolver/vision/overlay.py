@@ -286,7 +286,7 @@ def render(
     h, w = rgb.shape[:2]
     if best is not None:
         r, c = divmod(best, board.width)
-        caption = f"{action} ({r + 1},{c + 1}): {reason}"
+        caption = f"{action} ({r},{c}): {reason}"
     else:
         caption = reason
     strip = _caption(w, caption)

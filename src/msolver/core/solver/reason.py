@@ -16,8 +16,8 @@ that the next move is safe too (the score the guess tier maximises); a 50/50
 that nothing can settle says so. An endgame move says how many of the
 remaining layouts best play wins.
 
-Places are (row,column) counted from 1 at the top left, as the hint grid
-and the play log number them.
+Places are (row,column) counted from 0 at the top left, as the JSON of
+`solve`, `hint` and the play log number them.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from msolver.core.solver.probability import Analysis, analyse
 
 def place(board: Board, index: int) -> str:
     r, c = divmod(index, board.width)
-    return f"({r + 1},{c + 1})"
+    return f"({r},{c})"
 
 
 def count_text(n: int) -> str:

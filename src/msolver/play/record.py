@@ -1,0 +1,206 @@
+"""`play --record DIR`: every frame the player grabbed, its read, the decision and the clicks.
+
+A recording is a folder:
+
+- `profile.json`: the profile the player read with (so a replay reads alike);
+- `frames/gGGG-fFFFF.png`: each grabbed frame, the board region only, as PNG
+  (flat tiles compress about 20x);
+- `frames.jsonl`: a line per frame: game, frame, png, the board read (text
+  form), the low-confidence cells, the decision (status, tier, certain,
+  moves) and the clicks sent on it with their reasons.
+
+Bounded: once the PNGs reach `limit_bytes` (200 MB by default) frames stop
+being kept and a line says so; the reads and decisions go on being logged.
+`replay` (msolver replay DIR) reads every kept frame again with the current
+code and lists the frames whose read differs.
+
+`click_reasons` gives each click its sentence (for the play log too).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from msolver.core.board import Board
+from msolver.core.solver import Decision
+from msolver.core.solver.reason import explain_all
+from msolver.play.plan import Click
+from msolver.vision.image import Image, as_rgb, read_png, write_png
+from msolver.vision.profile import Profile, write_json_atomic
+from msolver.vision.reading import Reader
+
+DEFAULT_LIMIT = 200 * 1024 * 1024
+FRAMES = "frames.jsonl"
+PROFILE = "profile.json"
+
+
+class RecordError(ValueError):
+    """A recording folder that cannot be written or read; one-line message."""
+
+
+def click_reasons(board: Board, decision: Decision, clicks: Sequence[Click]) -> list[str]:
+    """A sentence per click: its move's reason (a chord: the reason of a cell it opens)."""
+    why = dict(zip((m.index for m in decision.moves), explain_all(board, decision), strict=True))
+    out = []
+    for c in clicks:
+        cells = [c.index] if c.kind != "chord" else sorted(c.opens)
+        out.append(next((why[i] for i in cells if i in why), ""))
+    return out
+
+
+def _decision_json(board: Board, decision: Decision) -> dict[str, Any]:
+    w = board.width
+    return {
+        "status": decision.status,
+        "tier": decision.tier,
+        "certain": decision.certain,
+        "moves": [[m.kind, *divmod(m.index, w), round(m.p_mine, 6)] for m in decision.moves],
+    }
+
+
+def check_folder(folder: str | Path) -> Path:
+    """The folder to record into: new or empty (a recording is never mixed with another)."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise RecordError(f"{path}: exists and is not a folder")
+    if path.is_dir() and any(path.iterdir()):
+        raise RecordError(f"{path}: not empty; record into a new folder")
+    if not path.parent.is_dir():
+        raise RecordError(f"{path}: folder {path.parent} does not exist")
+    return path
+
+
+class Recorder:
+    """Writes a recording; `frame` is called by the player once per frame it acts on."""
+
+    def __init__(self, folder: str | Path, profile: Profile, limit_bytes: int = DEFAULT_LIMIT):
+        self.folder = check_folder(folder)
+        try:
+            (self.folder / "frames").mkdir(parents=True, exist_ok=True)
+            write_json_atomic(self.folder / PROFILE, profile.to_json())
+            self._fh: IO[str] | None = open(  # noqa: SIM115 - lives with the recorder
+                self.folder / FRAMES, "w", encoding="utf-8"
+            )
+        except OSError as exc:
+            raise RecordError(f"{self.folder}: cannot record there ({exc})") from exc
+        self.limit = limit_bytes
+        self.bytes = 0
+        self.frames = 0
+        self.full = False
+
+    def frame(
+        self,
+        game: int,
+        image: Image,
+        board: Board,
+        low_confidence: Sequence[int],
+        decision: Decision | None,
+        clicks: Sequence[Click] = (),
+        reasons: Sequence[str] = (),
+    ) -> None:
+        if self._fh is None:
+            return
+        self.frames += 1
+        w = board.width
+        line: dict[str, Any] = {"game": game, "frame": self.frames, "png": None}
+        if not self.full:
+            name = f"frames/g{game:03d}-f{self.frames:05d}.png"
+            write_png(self.folder / name, as_rgb(image))
+            self.bytes += (self.folder / name).stat().st_size
+            line["png"] = name
+            if self.bytes >= self.limit:
+                self.full = True
+                line["note"] = f"recording limit of {self.limit} bytes reached: no more frames kept"
+        line["board"] = board.to_text()
+        line["mines"] = board.mines
+        line["low_confidence"] = [list(divmod(i, w)) for i in low_confidence]
+        line["decision"] = None if decision is None else _decision_json(board, decision)
+        line["clicks"] = [
+            {
+                "button": c.kind,
+                "row": c.index // w,
+                "col": c.index % w,
+                "p_mine": round(c.p_mine, 6),
+                "opens": sorted(c.opens),
+                "reason": r,
+            }
+            for c, r in zip(clicks, [*reasons, *[""] * (len(clicks) - len(reasons))], strict=True)
+        ]
+        self._fh.write(json.dumps(line) + "\n")
+        self._fh.flush()
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+# -- replay ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    frame: int
+    png: str
+    recorded: str
+    now: str
+
+    def cells(self) -> list[tuple[int, int]]:
+        """(row, col) of every cell whose read changed."""
+        a, b = self.recorded.splitlines(), self.now.splitlines()
+        return [
+            (r, c)
+            for r, (x, y) in enumerate(zip(a, b, strict=False))
+            for c, (p, q) in enumerate(zip(x, y, strict=False))
+            if p != q
+        ]
+
+
+def frames(folder: str | Path) -> Iterator[dict[str, Any]]:
+    path = Path(folder) / FRAMES
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{folder}: not a recording (cannot read {FRAMES}: {exc})") from exc
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            item = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path} line {n}: not JSON ({exc.msg})") from exc
+        if not isinstance(item, dict) or "board" not in item or "png" not in item:
+            raise RecordError(f"{path} line {n}: not a frame line")
+        yield item
+
+
+def replay(folder: str | Path, reader: Reader) -> tuple[int, list[Difference]]:
+    """Read every kept frame again, in order; (frames read, those whose read differs).
+
+    The reader is told of each frame's clicks as the player told it, so a
+    reader that learns a theme learns it alike.
+    """
+    root = Path(folder)
+    read, diffs = 0, []
+    for item in frames(root):
+        if item["png"] is not None:
+            image = read_png(root / item["png"])
+            now = reader.read(image).board.to_text()
+            read += 1
+            if now != item["board"]:
+                diffs.append(Difference(int(item["frame"]), item["png"], item["board"], now))
+        clicks = item.get("clicks") or []
+        if clicks:
+            # As the player tells it after a batch (loop.Player._send).
+            width = len(item["board"].splitlines()[0])
+            at = [(c, c["row"] * width + c["col"]) for c in clicks]
+            reader.sent(
+                frozenset(i for c, i in at if c["button"] == "right"),
+                frozenset(i for c, i in at if c["button"] == "left" and c["p_mine"] > 0),
+                frozenset(j for c, _ in at if c["button"] != "right" for j in c["opens"]),
+            )
+    return read, diffs

@@ -1,0 +1,146 @@
+"""`play --record` and `msolver replay`: a recorded simulated game replays with no
+differing frame; a frame edited by hand shows up; the recording stays within its bound."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from msolver.app.main import main
+from msolver.core.board import UNKNOWN, Board
+from msolver.core.clock import FakeClock
+from msolver.core.game import Game
+from msolver.io.capture import RecordedCapture
+from msolver.io.hotkeys import FakeHotkeys
+from msolver.play.loop import Player, Settings
+from msolver.play.readers import reader_for
+from msolver.play.record import FRAMES, Recorder, RecordError, replay
+from msolver.vision.dryrun import Renderer
+from msolver.vision.geometry import Grid
+from msolver.vision.image import Image, read_png, write_png
+from msolver.vision.profile import Profile, load_profile
+from tests.support.live import SimScreen
+
+FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.05, new_game_timeout=1.0)
+
+
+@dataclass
+class RenderedScreen(SimScreen):
+    """A SimScreen drawn with a built-in theme's recorded tiles (as the dry run draws)."""
+
+    renderer: Renderer | None = None
+    _unused: list[int] = field(default_factory=list)
+
+    def draw(self) -> Image:
+        assert self.renderer is not None
+        return self.renderer.render(self.game.board)
+
+
+def _setup(seed: int) -> tuple[RenderedScreen, Profile, RecordedCapture]:
+    renderer = Renderer(load_profile("sgt-mines"), 16, 16)
+    prof = renderer.profile.with_changes(mines=40)
+    game = Game(16, 16, 40, seed=seed, first_click="opening")
+    screen = RenderedScreen(game=game, grid=prof.grid, renderer=renderer)
+    return screen, prof, RecordedCapture(screen.grab, origin=(renderer.left, renderer.top))
+
+
+def _record(folder: Path, seed: int = 5, limit: int = 10**9) -> tuple[int, Profile]:
+    screen, prof, capture = _setup(seed)
+    recorder = Recorder(folder, prof, limit_bytes=limit)
+    player = Player(
+        reader_for(prof),
+        capture,
+        screen.mouse(),
+        FakeHotkeys(started=True),
+        settings=FAST,
+        clock=FakeClock(),
+        recorder=recorder,
+    )
+    outcome = player.run()
+    recorder.close()
+    assert outcome.stopped is None and len(outcome.games) == 1
+    return recorder.frames, prof
+
+
+def _lines(folder: Path) -> list[dict[str, object]]:
+    return [json.loads(x) for x in (folder / FRAMES).read_text().splitlines()]
+
+
+def test_a_recorded_game_replays_with_no_differing_frame(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = tmp_path / "rec"
+    frames, prof = _record(rec)
+    lines = _lines(rec)
+    assert frames == len(lines) > 3
+    # Every frame kept as the board region only, with its read, decision and clicks.
+    _left, _top, w, h = prof.grid.rect()
+    for item in lines:
+        png = rec / str(item["png"])
+        assert read_png(png).shape[:2] == (h, w)
+        assert isinstance(item["decision"], dict)
+    assert all(c["reason"] for item in lines for c in item["clicks"])  # type: ignore[attr-defined]
+    read, diffs = replay(rec, reader_for(load_profile(rec / "profile.json")))
+    assert (read, diffs) == (frames, [])
+    assert main(["replay", str(rec)]) == 0
+    assert f"{frames} frames re-read, 0 differ" in capsys.readouterr().out
+
+
+def test_a_frame_edited_by_hand_shows_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = tmp_path / "rec"
+    _record(rec)
+    lines = _lines(rec)
+    prof = load_profile(rec / "profile.json")
+    left, top, _w, _h = prof.grid.rect()
+    local = Grid((prof.origin[0] - left, prof.origin[1] - top), prof.pitch, prof.rows, prof.cols)
+    # A frame half way: copy an unopened cell's pixels over an opened one.
+    item = lines[len(lines) // 2]
+    parsed = Board.parse(str(item["board"]), prof.mines)
+    hidden = next(i for i, s in enumerate(parsed.cells) if s == UNKNOWN)
+    opened = next(i for i, s in enumerate(parsed.cells) if s >= 0)
+    png = rec / str(item["png"])
+    img = read_png(png)
+
+    def box(i: int) -> tuple[slice, slice]:
+        r, c = divmod(i, prof.cols)
+        x0, y0, pw, ph = local.cell_box(r, c)
+        return slice(round(y0), round(y0 + ph)), slice(round(x0), round(x0 + pw))
+
+    img[box(opened)] = np.array(img[box(hidden)])
+    write_png(png, img)
+    _read, diffs = replay(rec, reader_for(prof))
+    assert [d.frame for d in diffs] == [item["frame"]]
+    assert divmod(opened, prof.cols) in diffs[0].cells()
+    assert main(["replay", str(rec)]) == 1
+    out = capsys.readouterr().out
+    assert f"frame {item['frame']}" in out and "1 differ" in out
+
+
+def test_the_recording_is_bounded(tmp_path: Path) -> None:
+    rec = tmp_path / "rec"
+    frames, _ = _record(rec, limit=20_000)
+    lines = _lines(rec)
+    kept = [x for x in lines if x["png"] is not None]
+    size = sum(p.stat().st_size for p in (rec / "frames").iterdir())
+    assert 0 < len(kept) < frames == len(lines)
+    # The frame that crossed the bound is the last one kept.
+    assert size < 20_000 + max(p.stat().st_size for p in (rec / "frames").iterdir())
+    assert "recording limit" in str(kept[-1]["note"])
+
+
+def test_bad_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "x").write_text("x")
+    with pytest.raises(RecordError, match="not empty"):
+        Recorder(full, load_profile("sgt-mines"))
+    assert main(["replay", str(tmp_path / "none")]) == 2
+    assert main(["replay", str(full)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2
