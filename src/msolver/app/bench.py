@@ -76,7 +76,6 @@ def _atomic_write(path: Path, write: Any) -> None:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from msolver.core import bench
-    from msolver.core.gamestats import bench_stats
 
     if args.games < 1:
         raise CommandError(f"--games {args.games} must be at least 1")
@@ -104,7 +103,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     s = bench.summarise(results)
     if args.json:
         out = s.as_json()
-        out.update(bench_stats([r.stats for r in results if r.stats is not None]).as_json())
+        out.update(results.bench_stats().as_json())
         out.update(
             width=width,
             height=height,

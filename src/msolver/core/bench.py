@@ -14,7 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from msolver.core.game import FirstClick, Game, Status
-from msolver.core.gamestats import ClickCount, GameStats, apply_counted, simulated_stats
+from msolver.core.gamestats import BenchStats, ClickCount, GameStats, apply_counted, simulated_stats
 from msolver.core.solver import Move, Solver
 from msolver.core.stats import wilson_interval
 
@@ -171,8 +171,28 @@ class Tally:
     move_ms_sum: float = 0.0
     move_ms_max: float = 0.0
     buckets: dict[int, int] = field(default_factory=dict)
+    # Running sums of the games' statistics (3BV, guesses, efficiency), so a
+    # streamed run reports them without keeping its games.
+    stats_games: int = 0
+    bbbv_sum: int = 0
+    guessed: int = 0
+    eff_sum: float = 0.0
+    eff_n: int = 0
+    rate_sum: float = 0.0
+    rate_n: int = 0
 
     def add(self, r: GameResult) -> None:
+        if r.stats is not None:
+            g = r.stats
+            self.stats_games += 1
+            self.bbbv_sum += g.bbbv
+            self.guessed += bool(g.guessed)
+            if (e := g.efficiency) is not None:
+                self.eff_sum += e
+                self.eff_n += 1
+            if (v := g.bbbv_per_s) is not None:
+                self.rate_sum += v
+                self.rate_n += 1
         self.games += 1
         self.wins += r.won
         self.solver_seconds += r.seconds
@@ -195,6 +215,18 @@ class Tally:
             if seen >= rank:
                 return min(_FLOOR_MS * math.exp(b * _BUCKET), self.move_ms_max)
         return self.move_ms_max
+
+    def bench_stats(self) -> BenchStats:
+        """The same figures as `gamestats.bench_stats` over the games added."""
+        n = self.stats_games
+        if not n:
+            return BenchStats(0.0, 0.0, None, None)
+        return BenchStats(
+            mean_bbbv=self.bbbv_sum / n,
+            guess_share=self.guessed / n,
+            mean_efficiency=self.eff_sum / self.eff_n if self.eff_n else None,
+            mean_bbbv_per_s=self.rate_sum / self.rate_n if self.rate_n else None,
+        )
 
     def summary(self) -> Summary:
         n = self.games
