@@ -37,7 +37,6 @@ XFAIL: dict[str, str] = {
     "minegauler-standard-b16-30x16": "the counters/face header taken as 3 more rows",
     "pygame-monochrome-16x16": "dithered (checkerboard) tiles: no lattice of equal tiles",
     "xbomb-8x8": "stippled tiles: no lattice of equal tiles",
-    "refuse-two-boards": "two boards are saved as one 16x17 board",
 }
 
 

@@ -82,6 +82,18 @@ def test_no_board_and_two_boards_are_refused() -> None:
         find_lattice(img)
 
 
+def test_two_boards_of_different_tile_sizes_are_refused() -> None:
+    # two games side by side, each at its own tile size: neither lattice is
+    # the other's harmonic, and each alone would be a good board
+    a = shot(SHOTS / "sgt-mines" / "t20-blank.png")
+    b = scaled(a, 1.25)
+    img = desktop(a, (0, 0))
+    img[0 : b.shape[0], a.shape[1] + 20 : a.shape[1] + 20 + b.shape[1]] = b
+    with pytest.raises(LatticeError, match="2 boards found"):
+        find_lattice(img)
+    assert find_lattice(desktop(b, (a.shape[1] + 20, 0))).cols == 30
+
+
 SYNTH = [
     Spec(rows=16, cols=30, tile=20, style="bevel", seed=1),
     Spec(rows=16, cols=16, tile=24, style="bevel", scale=1.5, seed=2),

@@ -530,23 +530,55 @@ def find_lattice(image: Image) -> Lattice:
             if abs(px - py) <= 0.15 * max(px, py)
         ),
         key=lambda t: -t[2],
-    )[:2]
-    best: tuple[Lattice, int] | None = None
-    for px, py, _s in pairs:
+    )[:4]
+    found: list[tuple[Lattice, int]] = []
+    for i, (px, py, sc) in enumerate(pairs):
+        # beyond the two best, only a lattice nearly as strong: a second
+        # board of another tile size, not a harmonic of the first
+        if i >= 2 and sc < 0.5 * pairs[0][2]:
+            break
         got = _board_at(rgb, ex, ey, (px, py))
-        if got is None:
-            continue
-        size = got[0].rows * got[0].cols * got[0].pitch[0] * got[0].pitch[1]
-        if best is None or size > best[0].rows * best[0].cols * best[0].pitch[0] * best[0].pitch[1]:
-            best = got
-    if best is None:
+        if got is not None:
+            found.append(got)
+    if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
+    best = max(found, key=lambda g: _area(g[0]))
     lat, others = best
+    # a blank board of another pitch elsewhere in the picture is a second
+    # board (two games side by side at different tile sizes); a strip of
+    # half-cells beside the board or a toolbar of unlike buttons is not
+    others += sum(1 for g in found if g is not best and _second_board(g[0], lat))
     if others == 0:
         others = _other_boards(rgb, ex, ey, lat)
     if others > 0:
         raise LatticeError(f"{others + 1} boards found: show only one board")
     return lat
+
+
+def _area(lat: Lattice) -> float:
+    return lat.rows * lat.pitch[1] * lat.cols * lat.pitch[0]
+
+
+def _second_board(other: Lattice, lat: Lattice) -> bool:
+    n = other.rows * other.cols
+    ratio = max(other.pitch[0], lat.pitch[0]) / min(other.pitch[0], lat.pitch[0])
+    return (
+        min(other.rows, other.cols) >= 4
+        and n >= max(16, lat.rows * lat.cols // 4)
+        and len(other.unlike) <= 0.1 * n
+        and abs(ratio - round(ratio)) > 0.05
+        and _overlap(other, lat) < 0.1 * min(_area(other), _area(lat))
+    )
+
+
+def _overlap(a: Lattice, b: Lattice) -> float:
+    """Area in pixels shared by the boxes of two boards."""
+    ov = 1.0
+    for i, n_a, n_b in ((0, a.cols, b.cols), (1, a.rows, b.rows)):
+        lo = max(a.origin[i], b.origin[i])
+        hi = min(a.origin[i] + n_a * a.pitch[i], b.origin[i] + n_b * b.pitch[i])
+        ov *= max(0.0, hi - lo)
+    return ov
 
 
 def _other_boards(
