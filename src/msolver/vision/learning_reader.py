@@ -55,9 +55,10 @@ SAME = 0.0006
 # themselves up to this share of the typical difference between neighbours.
 SPREAD_SHARE = 0.25
 SAME_MAX = 0.004
-# A cell whose patch differs only at its outermost samples still shows its
-# blank look when its inside is this close (a share of the cell's SAME).
-INNER_SHARE = 0.5
+# A cell whose patch differs only along two touching edges (a sliver of the
+# neighbour) still shows its blank look when the rest is this close (a share
+# of the cell's SAME).
+RIM_SHARE = 0.5
 # Content of an opened cell. Ink: a channel at least this far (0..255) from the
 # face, or several times the face's own texture, whichever is more.
 INK = 48
@@ -451,17 +452,22 @@ class LearningReader:
     def _still(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
         """Which of the cells `ask` (their patches) still show their own blank look.
 
-        Judged on the whole patch, or on its inside alone when only the
-        outermost samples changed: a board origin off by a pixel or two puts a
+        Judged on the whole patch, or on the patch less one row and one column
+        at two touching edges: a board origin off by a pixel or two puts a
         sliver of the neighbour into the patch's edge, and a neighbour that
         opens must not make a cell look opened. An opened cell changes inside
-        (a face, a bevel that goes, a glyph), so its inside never passes.
+        or all round (a face, a glyph, a bevel that goes), so it never passes.
         """
         d = ((patches.astype(np.float32) - self._blank[ask]) / 255.0) ** 2
-        whole = d.reshape(len(ask), -1).mean(axis=1)
-        inner = d[:, 1:-1, 1:-1].reshape(len(ask), -1).mean(axis=1)
         same = self._same[ask]
-        return np.asarray((whole <= same) | (inner <= INNER_SHARE * same))
+        still = d.reshape(len(ask), -1).mean(axis=1) <= same
+        # The sliver lies along one vertical and one horizontal edge (the way the
+        # origin is off); a bevel that goes when a cell opens runs along all four.
+        for rows in (slice(1, None), slice(None, -1)):
+            for cols in (slice(1, None), slice(None, -1)):
+                rest = d[:, rows, cols].reshape(len(ask), -1).mean(axis=1)
+                still |= rest <= RIM_SHARE * same
+        return np.asarray(still)
 
     def _doubt_base(self, image: Image, first: Reading) -> list[int]:
         """The cells to read here: those the base reader is unsure of, and those it
