@@ -22,14 +22,16 @@ pytestmark = [pytest.mark.display, pytest.mark.slow]
 
 GAMES = 5
 
-# game -> why it fails today (measured 2026-11-25 with the main code of that day).
+# game -> why it fails today (measured 2026-11-25 on branch liveplay).
 XFAIL: dict[str, str] = {
-    "sgt-low-1-t22": "play stops: no numbering of the new looks fits the board",
-    "minegauler-standard-b24-16x16": "play stops: no numbering of the new looks fits the board",
+    "minegauler-standard-b24-16x16": "reads and plays (3 of 3 in one run); a win opens the "
+    "high-score window and F2 may not bring a fresh board within 6 s",
     "minegauler-textured-b20-16x16": "calibrate: no lattice of equal tiles (textured tiles)",
-    "xbomb-16x16": "calibrate: no lattice of equal tiles (stippled tiles)",
-    "web-mfw-z100-16x16": "play stops: too many new looks / opened cells changed their look",
-    "web-mfw-z150-16x12": "play stops: too many new looks / no numbering of the new looks fits",
+    "xbomb-16x16": "plays one game; its new-game key (s) did not bring a fresh board within 6 s",
+    "web-mfw-z100-16x16": "flags: a right click opens the browser's context menu over the "
+    "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
+    "web-mfw-z150-16x12": "flags: a right click opens the browser's context menu over the "
+    "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
 }
 
 

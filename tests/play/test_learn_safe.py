@@ -27,7 +27,8 @@ from msolver.vision.learning_reader import (
     explained,
     reads_blank,
 )
-from msolver.vision.profile import Profile, ProfileError
+from msolver.vision.profile import Profile, ProfileError, cell_patches
+from msolver.vision.reading import Reading
 from tests.support.themes import (
     Tally,
     Theme,
@@ -290,3 +291,76 @@ def test_after_a_certain_click_a_known_look_elsewhere_stops_at_once() -> None:
     reader.sent(frozenset(), frozenset(), frozenset({safe}))
     reading = reader.read(grab(showing(screen, cells)))
     assert "where we did not click" in reading.problem and far in reading.low_confidence
+
+
+def test_a_grid_a_few_pixels_off_still_reads_unopened_cells_beside_opened_ones() -> None:
+    # Calibration can leave the origin 2-3 px into the next cell (an uneven
+    # bevel): every patch then holds a sliver of its neighbour, which changes
+    # when the neighbour opens. The unopened cell is still unopened.
+    screen = themed_sim(9, Theme.random(9))
+    exact = blank_profile(screen)
+    origin = (exact.origin[0] + 3.0, exact.origin[1] + 3.0)
+    g = exact.grid
+    # Calibration cuts the blank looks where it put the grid.
+    blank = cell_patches(screen.draw(), origin, g.pitch, g.rows, g.cols)
+    off = exact.with_changes(origin=origin, blank=blank)
+    clock = FakeClock(0.0)
+    reader = LearningReader(off, clock=clock)
+    left, top, w, h = off.grid.rect()
+
+    def shot(s: ThemedScreen) -> np.ndarray:
+        return s.draw()[top : top + h, left : left + w]
+
+    fresh = reader.read(shot(screen))
+    assert not fresh.problem and all(c == UNKNOWN for c in fresh.board.cells)
+    game, start = _opened_by_one_click(9)
+    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
+    frame = shot(showing(screen, list(game.board.cells)))
+    reader.read(frame)
+    clock.now += 1.0
+    reading = reader.read(frame)
+    assert not reading.problem and not reading.low_confidence, reading.problem
+    assert reading.board == game.board
+
+
+class _SeesOnlyUnopened:
+    """A built-in theme's reader that only looks like the game's: it reads every
+    cell unopened, sure of it (opened cells of a low-contrast palette)."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.grid = profile.grid
+        self.mines = profile.mines
+        self._blank = Board.blank(profile.cols, profile.rows, profile.mines)
+
+    def read(self, image: np.ndarray) -> Reading:
+        return Reading(self._blank)
+
+    def sent(self, *args: object) -> None:
+        return None
+
+    def learn(self, image: np.ndarray, board: Board) -> None:
+        return None
+
+
+def test_a_built_in_theme_that_reads_opened_cells_unopened_is_dropped_for_the_rules() -> None:
+    screen = themed_sim(10, Theme.random(10))
+    custom = blank_profile(screen)
+    # Named as a built-in theme: number tiles of another game, no blank looks.
+    other = themed_sim(11, Theme.random(11))
+    bogus = {str(k): (np.ascontiguousarray(grab(other)[:36, :36]),) for k in range(9)}
+    profile = custom.with_changes(
+        theme="lookalike", blank=None, tiles={"unknown": custom.tiles["unknown"], **bogus}
+    )
+    clock = FakeClock(0.0)
+    reader = LearningReader(profile, base=_SeesOnlyUnopened(profile), clock=clock)
+    assert not reader.read(grab(screen)).low_confidence
+    game, start = _opened_by_one_click(10)
+    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
+    frame = grab(showing(screen, list(game.board.cells)))
+    first = reader.read(frame)
+    # Not read as untouched: the cells that changed are doubted, not taken as unopened.
+    assert first.problem and start in first.low_confidence
+    clock.now += 1.0
+    reading = reader.read(frame)
+    assert not reading.problem and not reading.low_confidence, reading.problem
+    assert reading.board == game.board

@@ -55,6 +55,10 @@ SAME = 0.0006
 # themselves up to this share of the typical difference between neighbours.
 SPREAD_SHARE = 0.25
 SAME_MAX = 0.004
+# A cell whose patch differs only along two touching edges (a sliver of the
+# neighbour) still shows its blank look when the rest is this close (a share
+# of the cell's SAME).
+RIM_SHARE = 0.5
 # Content of an opened cell. Ink: a channel at least this far (0..255) from the
 # face, or several times the face's own texture, whichever is more.
 INK = 48
@@ -182,6 +186,8 @@ class LearningReader:
         # A reader for the theme's known tiles (a built-in theme); this reader
         # then only learns the looks it reports unsure (a 6 no recording showed).
         self._base = base
+        # Whether the profile's number tiles are this reader's own looks (no base).
+        self._own_tiles = base is None
         self._clock: Clock = clock or RealClock()
         self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
         left, top, _, _ = self._grid.rect()
@@ -194,6 +200,11 @@ class LearningReader:
         self._nbrs = neighbours_table(profile.cols, profile.rows)
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
+        self._cut = (profile.origin, profile.pitch, profile.rows, profile.cols)
+        # With a base reader: whether each cell's blank look is known (the
+        # profile's, or taken from the first fresh board); until then the base's
+        # unopened cells are taken as read.
+        self._base_blank: bool | None = True if profile.blank is not None else None
         self.looks: list[_Look] = []
         for label, variants in profile.tiles.items() if base is None else ():
             if label == "unknown":
@@ -259,6 +270,14 @@ class LearningReader:
         the calibration's blank board as all unopened.
         """
         tiles: dict[str, list[Image]] = {k: list(v) for k, v in self.profile.tiles.items()}
+        changes: dict[str, object] = {}
+        if self._base is None and not self._own_tiles:
+            # The built-in theme was dropped in play: keep none of its tiles, and
+            # keep each cell's blank look as read on the fresh board.
+            tiles = {"unknown": list(self.profile.tiles["unknown"])}
+            changes = {"theme": "custom"}
+            if self.profile.blank is None and self._base_blank:
+                changes["blank"] = np.clip(np.rint(self._blank), 0, 255).astype(np.uint8)
         added = False
         for look in self.looks:
             if look.state is None or not look.proven:
@@ -272,7 +291,7 @@ class LearningReader:
                 added = True
         if not added:
             return None
-        out = self.profile.with_changes(tiles={k: tuple(v) for k, v in tiles.items()})
+        out = self.profile.with_changes(tiles={k: tuple(v) for k, v in tiles.items()}, **changes)
         if not blank_reads_blank(out):
             return None
         if self._blank_frame is not None and not reads_blank(out, self._blank_frame):
@@ -326,13 +345,20 @@ class LearningReader:
         states: list[int | None]
         if self._base is not None:
             first = self._base.read(image)
-            if first.problem or not first.low_confidence:
-                if not first.problem:
-                    self._seen(list(first.board.cells), first.board)
+            if first.problem:
                 self._candidate = None
                 return first
-            states = list(first.board.cells)
-            ask = list(first.low_confidence)
+            ask = self._doubt_base(image, first)
+            if self._base is None:
+                # The base's theme only looked like the game's: read as a new theme.
+                states = [None] * n
+                ask = list(range(n))
+            elif not ask:
+                self._seen(list(first.board.cells), first.board)
+                self._candidate = None
+                return first
+            else:
+                states = list(first.board.cells)
         else:
             states = [None] * n
             ask = list(range(n))
@@ -341,8 +367,7 @@ class LearningReader:
             return Reading(blank, tuple(range(n)), "the grab does not hold the board")
         patches = cell_patches(image, p.origin, p.pitch, p.rows, p.cols, ask, self._offset)
         assert patches is not None
-        d = ((patches.astype(np.float32) - self._blank[ask]) / 255.0) ** 2
-        still = d.reshape(len(ask), -1).mean(axis=1) <= self._same[ask]
+        still = self._still(patches, ask)
         look_of: dict[int, int] = {}
         new: list[int] = []
         muddled: list[int] = []
@@ -423,6 +448,59 @@ class LearningReader:
         # A guess that may have hit a mine: a lost game shows its mines anywhere,
         # but only mines (and flags) may appear where we did not click.
         return self._name(states, look_of, outside)
+
+    def _still(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
+        """Which of the cells `ask` (their patches) still show their own blank look.
+
+        Judged on the whole patch, or on the patch less one row and one column
+        at two touching edges: a board origin off by a pixel or two puts a
+        sliver of the neighbour into the patch's edge, and a neighbour that
+        opens must not make a cell look opened. An opened cell changes inside
+        or all round (a face, a glyph, a bevel that goes), so it never passes.
+        """
+        d = ((patches.astype(np.float32) - self._blank[ask]) / 255.0) ** 2
+        same = self._same[ask]
+        still = d.reshape(len(ask), -1).mean(axis=1) <= same
+        # The sliver lies along one vertical and one horizontal edge (the way the
+        # origin is off); a bevel that goes when a cell opens runs along all four.
+        for rows in (slice(1, None), slice(None, -1)):
+            for cols in (slice(1, None), slice(None, -1)):
+                rest = d[:, rows, cols].reshape(len(ask), -1).mean(axis=1)
+                still |= rest <= RIM_SHARE * same
+        return np.asarray(still)
+
+    def _doubt_base(self, image: Image, first: Reading) -> list[int]:
+        """The cells to read here: those the base reader is unsure of, and those it
+        reads unopened although they no longer show their blank look (a built-in
+        theme that looks like the game's but draws opened cells otherwise).
+
+        The blank looks are the profile's, else those of the first fresh board
+        the base read (all unopened, none unsure)."""
+        ask = set(first.low_confidence)
+        unknown = [i for i, s in enumerate(first.board.cells) if s == UNKNOWN and i not in ask]
+        if self._base_blank is None and self._fits(image):
+            if len(unknown) == self._n:
+                all_cells = list(range(self._n))
+                patches = cell_patches(image, *self._cut, all_cells, self._offset)
+                assert patches is not None
+                self._blank = patches.astype(np.float32)
+                self._base_blank = True
+            return sorted(ask)
+        if unknown and self._fits(image):
+            patches = cell_patches(image, *self._cut, unknown, self._offset)
+            assert patches is not None
+            still = self._still(patches, unknown)
+            fresh = self._last is not None and all(k == UNKNOWN for k in self._last)
+            if not bool(still.all()) and fresh:
+                # The base reads unopened a cell that no longer looks blank, on
+                # the first frame after a fresh board: its theme draws opened cells
+                # otherwise than this game. Its tiles are no evidence here at all
+                # (a number it reads may be misread too): drop it and learn every
+                # look from the rules, as for a theme never seen.
+                self._base = None
+                return list(range(self._n))
+            ask |= {i for i, ok in zip(unknown, still, strict=True) if not ok}
+        return sorted(ask)
 
     def _maybe_mine(self, i: int, keys: list[int], contents: dict[int, Content]) -> bool:
         """Whether guessed cell i may show a mine that went off (any look not yet
@@ -527,7 +605,13 @@ class LearningReader:
             return Reading(board)
         numbers = frozenset(
             look.state for look in self.looks if look.state is not None and look.state >= 0
-        ) | frozenset(int(label) for label in p.tiles if label.isdigit())
+        )
+        if self._own_tiles:
+            numbers |= frozenset(int(label) for label in p.tiles if label.isdigit())
+        # With a base reader its tiles say nothing about these cells: it was unsure
+        # of them, or read them unopened where they are not (a built-in theme
+        # that only looks like the game's), so a number it knows may be drawn here
+        # in a look it does not know.
         naming = name_looks(
             p.cols,
             p.rows,
