@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from msolver.core.clock import FakeClock
 from msolver.flood.play import FloodPlayer, Timing
 from msolver.flood.solver import solve
 from msolver.flood.vision import calibrate
@@ -18,7 +19,8 @@ from tests.flood.live import PlayRun, games_of
 from tests.flood.render import draw, random_board
 
 TILE, ORIGIN = 32, (16, 40)
-FAST = Timing(settle_s=0.3, finish_s=0.3, new_game_s=0.5, poll_s=0.0)
+# On the fake clock a wait costs polls, not time: short waits keep the polls few.
+FAST = Timing(settle_s=0.3, finish_s=0.3, new_game_s=0.5, poll_s=0.05)
 
 
 class SimFlood:
@@ -79,7 +81,10 @@ def player(
     keys = FakeHotkeys(started=True)
     log = EventLog(tmp_path / "log.jsonl")
     prof = calibrate(sim.screen())
-    p = FloodPlayer(prof, capture, mouse, keys, games=games, budget_s=2.0, timing=FAST, log=log)
+    p = FloodPlayer(
+        prof, capture, mouse, keys, games=games, budget_s=2.0, timing=FAST, log=log,
+        clock=FakeClock(),
+    )
     return p, mouse, keys, log
 
 
@@ -131,9 +136,12 @@ def test_a_move_that_does_not_show_stops_without_guessing(tmp_path: Path) -> Non
     sim = SimFlood(seed=3)
     p, mouse, _, log = player(sim, tmp_path, games=1)
     sim.frozen = True
+    start = p.clock()
     out = p.run()
     log.close()
     assert out.stopped is not None and not out.user_stop
+    # it waited the whole settle time for the move, on the player's clock
+    assert p.clock() - start >= FAST.settle_s
     assert "move 1" in out.stopped and "does not show what the move gives" in out.stopped
     assert len(mouse.clicks) == 1
     ev = events(tmp_path).events

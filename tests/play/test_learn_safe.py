@@ -70,7 +70,8 @@ def test_an_old_profile_on_shaded_edge_cells_stops_before_any_click() -> None:
     x, y, w = round(g.origin[0] + 5 * g.pitch[0]), round(g.origin[1] + 5 * g.pitch[1]), 36
     inner = np.ascontiguousarray(screen.draw()[y : y + w, x : x + w])
     old = full.with_changes(blank=None, tiles={"unknown": (inner,)})
-    reader = LearningReader(old)
+    clock = FakeClock()
+    reader = LearningReader(old, clock=clock)
     reading = reader.read(grab(screen))
     assert "before any click" in reading.problem
     edge = {i for i in range(g.rows * g.cols) if i % 30 in (0, 29) or i // 30 in (0, 15)}
@@ -83,6 +84,7 @@ def test_an_old_profile_on_shaded_edge_cells_stops_before_any_click() -> None:
         FakeHotkeys(started=True),
         settings=FAST,
         say=said.append,
+        clock=clock,
     ).run()
     assert out.stopped is not None and "unplayed board" in out.stopped
     assert screen.clicks == [] and reader.learned == []
@@ -233,7 +235,8 @@ def test_calibration_keeps_every_cells_blank_look_and_play_reads_it() -> None:
     assert prof.theme == "custom" and prof.blank is not None
     assert prof.blank.shape == (480, 8, 8, 3)
     tally = Tally()
-    reader = LearningReader(prof)
+    clock = FakeClock()
+    reader = LearningReader(prof, clock=clock)
     play_checked(
         screen,
         reader,
@@ -241,6 +244,7 @@ def test_calibration_keeps_every_cells_blank_look_and_play_reads_it() -> None:
         lambda: Game(30, 16, 99, seed=next(seeds), first_click="opening"),
         tally,
         FAST,
+        clock,
     )
     assert tally.misread == 0 and tally.misread_clicks == 0 and tally.certain_losses == 0
     assert tally.games == 2 and not tally.stops, tally.stops
@@ -251,7 +255,8 @@ def test_random_themes_play_whole_games_with_no_misread(one_ink: bool) -> None:
     palette = 11 if one_ink else 12
     seeds = itertools.count(1000 * palette)
     screen = themed_sim(next(seeds), Theme.random(palette, one_ink=one_ink))
-    reader = LearningReader(blank_profile(screen))
+    clock = FakeClock()
+    reader = LearningReader(blank_profile(screen), clock=clock)
     tally = Tally()
     play_checked(
         screen,
@@ -260,6 +265,7 @@ def test_random_themes_play_whole_games_with_no_misread(one_ink: bool) -> None:
         lambda: Game(30, 16, 99, seed=next(seeds), first_click="opening"),
         tally,
         FAST,
+        clock,
     )
     assert tally.reads > 20 and tally.clicks > 100
     assert tally.misread == 0 and tally.missed == 0

@@ -272,9 +272,11 @@ def play_checked(
     next_game: Callable[[], Game],
     tally: Tally,
     settings: Any = None,
+    clock: Any = None,
 ) -> None:
     """Play `games` games on `screen` through `reader`, every read checked; a stop
-    is counted and play goes on with a new game (the reader keeps what it learned)."""
+    is counted and play goes on with a new game (the reader keeps what it learned).
+    `clock`: the player's, shared with a learning reader that times its looks."""
     from msolver.io.hotkeys import FakeHotkeys
     from msolver.io.mouse import RecordingMouse
     from msolver.play.loop import Player, Settings
@@ -301,6 +303,7 @@ def play_checked(
             new_game=NewGame.parse("n"),
             settings=replace(base, games=left),
             say=said.append,
+            clock=clock,
         )
         out = player.run()
         tally.games += len(out.games)

@@ -208,7 +208,7 @@ def _spread(uniq: Image, inverse: np.ndarray) -> Image:
 def test_distinct_cells_resample_to_the_bytes_of_the_whole_board(seed: int) -> None:
     import cv2
 
-    from msolver.vision.classify import _unique_cells_u8, sample_cells_u8
+    from msolver.vision.distinct import _unique_cells_u8, sample_cells_u8
 
     rng = np.random.default_rng(seed)
     pw, ph = int(rng.integers(8, 60)), int(rng.integers(8, 60))
@@ -232,7 +232,7 @@ def test_distinct_cells_resample_to_the_bytes_of_the_whole_board(seed: int) -> N
 @pytest.mark.parametrize("path", MID, ids=lambda p: p.stem)
 @pytest.mark.parametrize("scale", [1.0, 1.25])
 def test_distinct_cells_of_a_shot_are_its_whole_board_samples(path: object, scale: float) -> None:
-    from msolver.vision.classify import _unique_cells_u8, sample_cells_u8
+    from msolver.vision.distinct import _unique_cells_u8, sample_cells_u8
     from tests.vision.conftest import scaled
 
     img = scaled(shot(path), scale)  # type: ignore[arg-type]
@@ -248,14 +248,14 @@ def test_distinct_cells_of_a_shot_are_its_whole_board_samples(path: object, scal
 
 
 def test_cells_that_share_a_hash_are_not_read_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    from msolver.vision import classify
+    from msolver.vision import distinct
 
     # every row hashes alike: only the full comparison keeps them apart
-    monkeypatch.setattr(classify, "_multipliers", lambda width: np.zeros(width, dtype=np.uint64))
+    monkeypatch.setattr(distinct, "_multipliers", lambda width: np.zeros(width, dtype=np.uint64))
     rng = np.random.default_rng(3)
     rows = rng.integers(0, 3, size=(50, 4), dtype=np.uint64)
     rows[:10] = rows[0]
-    first, inverse = classify._groups(rows)
+    first, inverse = distinct._groups(rows)
     assert np.array_equal(rows[first][inverse], rows)
     path = MID[-1]
     img = shot(path)
@@ -276,7 +276,7 @@ BLANK_OF = {
 @pytest.mark.parametrize("stem", list(BLANK_OF))
 @pytest.mark.parametrize("scale", [1.25, 1.5, 1.75, 2.0])
 def test_scaled_board_reads_exactly_on_cell_windows(stem: str, scale: float) -> None:
-    from msolver.vision import classify
+    from msolver.vision import distinct
     from tests.vision.conftest import scaled
 
     game = next(p.parent.name for p in SHOTS.glob(f"*/{stem}.png"))
@@ -289,7 +289,7 @@ def test_scaled_board_reads_exactly_on_cell_windows(stem: str, scale: float) -> 
     # few distinct samples whichever way: at a fractional pitch the whole
     # boxes sit at many sub-pixel phases with blended edges, and the read
     # went by the windows
-    uniq, _inverse, windowed = classify._read_cells(
+    uniq, _inverse, windowed = distinct._read_cells(
         img, prof.origin, prof.pitch, prof.rows, prof.cols
     )
     assert len(uniq) <= prof.rows * prof.cols // 3
@@ -315,7 +315,7 @@ def test_scaled_noisy_board_reads_exactly(scale: float) -> None:
 def test_window_kernel_at_whole_pixels_is_an_area_resize(size: int) -> None:
     import cv2
 
-    from msolver.vision.classify import K, _area_kernel, _kernel_samples
+    from msolver.vision.features import K, _area_kernel, _kernel_samples
 
     rng = np.random.default_rng(size)
     tile = rng.integers(0, 256, size=(size, size, 3), dtype=np.uint8)
@@ -327,7 +327,7 @@ def test_window_kernel_at_whole_pixels_is_an_area_resize(size: int) -> None:
 
 
 def test_window_kernel_moves_with_its_phase() -> None:
-    from msolver.vision.classify import K, _area_kernel
+    from msolver.vision.features import K, _area_kernel
 
     # a half-pixel later start takes half of the first pixel and half of one more
     k0 = _area_kernel(0.0, 40.0, 41)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from typing import TYPE_CHECKING, Any
 
 from msolver.app.errors import EXIT_STOPPED, EXIT_USAGE, CommandError, reporting
 
 if TYPE_CHECKING:
+    from msolver.core.clock import Clock
     from msolver.io.capture import Capture
     from msolver.vision.profile import Profile
 
@@ -257,11 +257,19 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
 # -- msolver play --hint ----------------------------------------------------------------
 
 
-def _hint(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any) -> int:
+def _hint(
+    capture: Capture,
+    profile: Profile,
+    args: argparse.Namespace,
+    say: Any,
+    clock: Clock | None = None,
+) -> int:
     """Print the best move and the mine probabilities whenever the board changes; never click."""
+    from msolver.core.clock import RealClock
     from msolver.play.hint import render_hint
     from msolver.play.loop import game_state
 
+    clock = clock or RealClock()
     reader = reader_for(profile)
     keys = _hotkeys(argparse.Namespace(**{**vars(args), "start_now": True}), say)
     region = reader.grid.rect()
@@ -274,11 +282,11 @@ def _hint(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any
             if reading.low_confidence or reading.alternatives:
                 # A redraw, or a new theme's tile not named yet: look again, but
                 # not forever when the board is gone.
-                now = time.monotonic()
+                now = clock.monotonic()
                 unclear_since = unclear_since if unclear_since is not None else now
                 if reading.problem and now - unclear_since > 2.0:
                     raise CommandError(f"cannot read the board: {reading.problem}", EXIT_STOPPED)
-                time.sleep(0.05)
+                clock.sleep(0.05)
                 continue
             unclear_since = None
             if reading.board != shown:
@@ -288,7 +296,7 @@ def _hint(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any
                 if over is not None:
                     print(f"game {over}")
                     return 0
-            time.sleep(0.05)
+            clock.sleep(0.05)
     finally:
         keys.close()
     return 0

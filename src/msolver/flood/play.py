@@ -15,10 +15,10 @@ player waits for the single colour to settle.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from msolver.core.clock import Clock, RealClock
 from msolver.flood.core import FloodBoard
 from msolver.flood.solver import solve
 from msolver.flood.vision import (
@@ -90,8 +90,7 @@ class FloodPlayer:
         timing: Timing = Timing(),
         log: EventLog | None = None,
         say: Callable[[str], None] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
+        clock: Clock | None = None,
     ) -> None:
         self.profile = profile
         self.capture = capture
@@ -103,8 +102,10 @@ class FloodPlayer:
         self.timing = timing
         self.log = log or EventLog(None)
         self.say = say or (lambda _m: None)
-        self.clock = clock
-        self.sleep = sleep
+        # every wait goes through the clock, so the loop's tests run on a fake one
+        self._clock: Clock = clock or RealClock()
+        self.clock = self._clock.monotonic
+        self.sleep = self._clock.sleep
         x, y, w, h = profile.grid.rect()
         self.region: Region = (x - 2, y - 2, w + 4, h + 4)
 

@@ -34,7 +34,8 @@ from itertools import combinations, product
 import numpy as np
 
 from msolver.core.board import Board, neighbours_table
-from msolver.vision.classify import K, _features, sample_cells
+from msolver.vision.distinct import sample_cells
+from msolver.vision.features import K, _features
 from msolver.vision.geometry import Grid
 from msolver.vision.grid import CalibrationError, find_grid
 from msolver.vision.image import Image, as_rgb, px
