@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
+    except Exception as exc:
         path = save_crash_report(argv, exc)
         where = f"; the details are in {path}" if path else ""
         print(
@@ -94,7 +94,7 @@ def save_crash_report(argv: Sequence[str] | None, exc: BaseException) -> str | N
         )
         path.write_text(text, encoding="utf-8")
         return str(path)
-    except Exception:  # noqa: BLE001 - a report that cannot be saved must not hide the error
+    except Exception:
         return None
 
 

@@ -11,7 +11,6 @@ from msolver.app.errors import EXIT_USAGE, CommandError, fail, read_text, report
 from msolver.core.board import Board, BoardError
 from msolver.core.solver import Solver, analyse
 
-
 # The exact solver's work grows with the frontier; past this many cells an
 # answer could take minutes, so the board is refused instead (expert: 480).
 MAX_SOLVE_CELLS = 10_000

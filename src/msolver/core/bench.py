@@ -7,8 +7,9 @@ whatever the number of workers, and any single game can be replayed.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from msolver.core.game import FirstClick, Game, Status
@@ -116,12 +117,22 @@ def run(
                 progress(1)
         return results
     chunk = 20
-    jobs = [
-        (width, height, mines, first_click, seed, list(range(s, min(s + chunk, games))))
-        for s in range(0, games, chunk)
-    ]
+    # Jobs are made and submitted a window at a time, never all up front, so
+    # a long run holds only a few chunks in flight.
+    starts = iter(range(0, games, chunk))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for part in pool.map(_play_chunk, jobs):
+        pending: deque[Future[list[GameResult]]] = deque()
+        while True:
+            while len(pending) < 4 * workers:
+                s = next(starts, None)
+                if s is None:
+                    break
+                indices = list(range(s, min(s + chunk, games)))
+                job = (width, height, mines, first_click, seed, indices)
+                pending.append(pool.submit(_play_chunk, job))
+            if not pending:
+                break
+            part = pending.popleft().result()
             results.extend(part)
             if progress:
                 progress(len(part))

@@ -350,7 +350,9 @@ def user_dir() -> Path:
         if folder.exists() and not folder.is_dir():
             raise ProfileError(f"MSOLVER_PROFILE_DIR={env}: is a file, not a folder")
         if not folder.exists() and not folder.parent.is_dir():
-            raise ProfileError(f"MSOLVER_PROFILE_DIR={env}: its folder {folder.parent} does not exist")
+            raise ProfileError(
+                f"MSOLVER_PROFILE_DIR={env}: its folder {folder.parent} does not exist"
+            )
         return folder
     import platformdirs
 
@@ -387,10 +389,6 @@ def save_profile(profile: Profile, name: str | None = None) -> Path:
     """Write the profile atomically as <user_dir>/<name>.json; return the path."""
     name = profile.name if name is None else name
     _check_name(name)
-    if name in BUILTIN_NAMES:
-        raise ProfileError(
-            f"profile name {name!r} is a built-in profile's; choose another name"
-        )
     profile = replace(profile, name=name)
     profile.validate(f"profile {name!r}")
     folder = user_dir()
