@@ -48,10 +48,9 @@ def check_new_game(text: str | None) -> str | None:
 
     The player's own parser decides, so a profile saved here is one `play` accepts.
     """
-    from msolver.play.target import NewGame
-
     from msolver.app.errors import CommandError
     from msolver.app.keys import check_combo
+    from msolver.play.target import NewGame
 
     if text is None:
         return None
