@@ -106,9 +106,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     # Before the sweep, which takes minutes: a bad path must cost nothing.
     try:
         if args.plot is not None:
+            check_output_path(args.plot, "--plot")
             if not args.plot.lower().endswith(".png"):
                 raise CommandError(f"--plot {args.plot}: the plot is a PNG; name it FILE.png")
-            check_output_path(args.plot, "--plot")
         if args.csv is not None:
             check_output_path(args.csv, "--csv")
     except OutputPathError as exc:
