@@ -68,7 +68,7 @@ def read_text(src: str | None, what: str = "board text") -> tuple[str, str]:
         try:
             raw = p.read_bytes()
         except FileNotFoundError:
-            raise CommandError(f"{src}: no such file") from None
+            raise CommandError(f"{src}: cannot read {what}: no such file") from None
         except OSError as exc:
             raise CommandError(f"{src}: cannot read {what} ({exc.strerror or exc})") from exc
     try:

@@ -268,8 +268,8 @@ def _path(parent: dict[int, tuple[int, int]], flood: int, start: int) -> tuple[i
 def _beam(gr: _Graph, width: int, deadline: float = math.inf) -> tuple[int, ...]:
     """Breadth-limited search: keep the `width` states with the lowest bound each move.
 
-    Past `deadline` (process CPU seconds) it keeps one state, a greedy finish,
-    so the budget binds the whole search: each greedy move costs one ranking.
+    Past `deadline` (process CPU seconds) the width halves each move down to
+    one state, a greedy finish, so the budget binds the whole search.
     """
     flood0, front0 = gr.initial()
     full = gr.all
@@ -288,7 +288,9 @@ def _beam(gr: _Graph, width: int, deadline: float = math.inf) -> tuple[int, ...]
                 key = gr.bound(flood2, front2) * 4096 - flood2.bit_count()
                 nxt[flood2] = (key, front2, c, path)
         if width > 1 and time.process_time() > deadline:
-            width = 1
+            # Narrowed by halves, not at once: the extra work is about two
+            # moves at full width, and a near-zero budget still plays well.
+            width //= 2
         ranked = sorted(nxt.items(), key=lambda kv: kv[1][0])[:width]
         beam = [(fl, fr, (*p, c)) for fl, (_, fr, c, p) in ranked]
 
