@@ -29,6 +29,7 @@ LAYER_OF_PREFIX: dict[str, str] = {
     "msolver.flood": "flood",
     "msolver.app": "app",
     "msolver.cli": "app",
+    "msolver.__main__": "app",  # python -m msolver
 }
 RANK = {"core": 0, "vision": 1, "io": 1, "shell": 2, "play": 3, "flood": 3, "app": 4}
 # Outside libraries a layer may use; stdlib is always allowed. None: any.

@@ -40,9 +40,9 @@ def test_question_mark_reads_as_unknown() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("...\n..\n", "row 2 has 2 cells, row 1 has 3"),
-        ("..a\n...\n", "row 1, column 3: unknown character 'a'"),
-        ("4..\n...\n", "row 1, column 1: number 4 exceeds its 3 neighbours"),
+        ("...\n..\n", "row 1 has 2 cells, row 0 has 3"),
+        ("..a\n...\n", "row 0, col 2: unknown character 'a'"),
+        ("4..\n...\n", "row 0, col 0: number 4 exceeds its 3 neighbours"),
         ("", "board text is empty"),
     ],
 )

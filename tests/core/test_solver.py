@@ -190,7 +190,7 @@ def test_cli_solve_batch_keeps_order() -> None:
 @pytest.mark.parametrize(
     ("args", "stdin", "needle"),
     [
-        (("solve", "-", "--mines", "4"), "..x.\n", "row 1, column 3"),
+        (("solve", "-", "--mines", "4"), "..x.\n", "row 0, col 2"),
         (("solve", "-", "--mines", "-1"), "....\n", "negative"),
         (("solve", "-", "--mines", "9"), "....\n", "exceeds"),
         (("solve", "-", "--mines", "1"), "...\n..\n", "ragged"),

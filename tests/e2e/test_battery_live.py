@@ -24,14 +24,22 @@ GAMES = 5
 
 # game -> why it fails today (measured 2026-11-25 on branch liveplay).
 XFAIL: dict[str, str] = {
-    "minegauler-standard-b24-16x16": "reads and plays (3 of 3 in one run); a win opens the "
-    "high-score window and F2 may not bring a fresh board within 6 s",
     "minegauler-textured-b20-16x16": "calibrate: no lattice of equal tiles (textured tiles)",
     "xbomb-16x16": "plays one game; its new-game key (s) did not bring a fresh board within 6 s",
     "web-mfw-z100-16x16": "flags: a right click opens the browser's context menu over the "
     "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
     "web-mfw-z150-16x12": "flags: a right click opens the browser's context menu over the "
     "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
+}
+
+# Games msolver reads and plays, but whose next game the harness cannot
+# always start: minegauler opens a high-score window after a win at a
+# standard size, and F2 may then bring no fresh board within 6 s (the
+# player stops, as it should, on a board that did not come back). These are
+# held to what does not depend on that: calibrated, at least one game played
+# to its end, no loss on a certain click, no click from a misread.
+NEW_GAME_UNRELIABLE: dict[str, str] = {
+    "minegauler-standard-b24-16x16": "a win opens minegauler's high-score window",
 }
 
 
@@ -56,6 +64,10 @@ def test_battery_game(name: str) -> None:
     res = bench_battery.run_one(variant, GAMES)
     print(res.line())
     assert res.calibrated, res.line()
-    assert not res.stopped and res.played == GAMES, res.line()
     assert res.certain_losses == 0, res.line()
+    assert res.misread_clicks in (0, None), res.line()
+    if name in NEW_GAME_UNRELIABLE:
+        assert res.played >= 1, res.line()
+        return
+    assert not res.stopped and res.played == GAMES, res.line()
     assert not res.misread_clicks, res.line() + " " + "; ".join(res.notes)

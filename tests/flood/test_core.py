@@ -69,5 +69,6 @@ def test_read_boards_line_and_block_layouts() -> None:
 
 
 def test_read_boards_error_names_line() -> None:
-    with pytest.raises(FloodBoardError, match=r"line 4: board 2: row 2, col 1: unknown"):
+    # Board 2 starts on line 4; its bad row 2 is line 5.
+    with pytest.raises(FloodBoardError, match=r"line 5: board 2: row 2, col 1: unknown"):
         read_boards("12\n21\n\n12\n#1\n")

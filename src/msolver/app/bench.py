@@ -13,6 +13,13 @@ from typing import IO, Any
 
 from msolver.app.errors import CommandError, reporting
 from msolver.core.game import FIRST_CLICK_RULES, LEVELS, FirstClick
+from msolver.files import OutputPathError, check_output_path
+
+# Stated limits, checked before any game: a typo must not start a run that
+# eats the memory or the week. 10 000 cells is 20 expert boards.
+MAX_GAMES = 1_000_000_000  # streamed: memory does not grow with the count
+MAX_CELLS = 10_000
+MAX_WORKERS = 256
 
 
 def _bench_size(args: argparse.Namespace) -> tuple[int, int, int]:
@@ -24,8 +31,7 @@ def _bench_size(args: argparse.Namespace) -> tuple[int, int, int]:
     width = args.width if args.width is not None else width
     height = args.height if args.height is not None else height
     mines = args.mines if args.mines is not None else mines
-    if width < 1 or height < 1:
-        raise CommandError(f"board size {width}x{height} is empty")
+    _check_size(width, height)
     room = width * height - (9 if args.first_click == "opening" else 1)
     if not 0 <= mines <= room:
         raise CommandError(
@@ -33,6 +39,15 @@ def _bench_size(args: argparse.Namespace) -> tuple[int, int, int]:
             f"{args.first_click!r} first click (at most {max(room, 0)})"
         )
     return width, height, mines
+
+
+def _check_size(width: int, height: int) -> None:
+    if width < 1 or height < 1:
+        raise CommandError(f"board size {width}x{height} is empty")
+    if width * height > MAX_CELLS:
+        raise CommandError(
+            f"board size {width}x{height} is over the limit of {MAX_CELLS} cells"
+        )
 
 
 def _run_with_progress(
@@ -69,7 +84,6 @@ def _run_with_progress(
 def _atomic_write(path: Path, write: Any) -> None:
     from msolver.files import atomic_open
 
-    path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(path, "wb" if path.suffix == ".png" else "w") as fh:
         write(fh)
 
@@ -77,10 +91,29 @@ def _atomic_write(path: Path, write: Any) -> None:
 def cmd_bench(args: argparse.Namespace) -> int:
     from msolver.core import bench
 
-    if args.games < 1:
-        raise CommandError(f"--games {args.games} must be at least 1")
-    if args.workers < 1:
-        raise CommandError(f"--workers {args.workers} must be at least 1")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise CommandError(f"--games {args.games} must be between 1 and {MAX_GAMES}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise CommandError(f"--workers {args.workers} must be between 1 and {MAX_WORKERS}")
+    if not args.sweep_mines:
+        for opt, value in (("--plot", args.plot), ("--csv", args.csv)):
+            if value is not None:
+                raise CommandError(f"{opt} draws a mine sweep: use it with --sweep-mines LO:HI")
+    elif args.level:
+        raise CommandError(
+            "--level sets the mine count, which --sweep-mines varies: give --width and "
+            "--height instead"
+        )
+    # Before the sweep, which takes minutes: a bad path must cost nothing.
+    try:
+        if args.plot is not None:
+            check_output_path(args.plot, "--plot")
+            if not args.plot.lower().endswith(".png"):
+                raise CommandError(f"--plot {args.plot}: the plot is a PNG; name it FILE.png")
+        if args.csv is not None:
+            check_output_path(args.csv, "--csv")
+    except OutputPathError as exc:
+        raise CommandError(str(exc)) from exc
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         # Before the sweep: matplotlib is an extra, and a sweep takes minutes.
         raise CommandError("--plot needs matplotlib: pip install 'msolver[plot]'")
@@ -142,8 +175,9 @@ def _sweep(args: argparse.Namespace) -> int:
         ) from None
     if lo > hi or lo < 0:
         raise CommandError(f"--sweep-mines {args.sweep_mines!r}: need 0 <= LO <= HI")
-    width = args.width or 10
-    height = args.height or 10
+    width = 10 if args.width is None else args.width
+    height = 10 if args.height is None else args.height
+    _check_size(width, height)
     room = width * height - (9 if args.first_click == "opening" else 1)
     if hi > room:
         raise CommandError(f"--sweep-mines: {hi} mines do not fit a {width}x{height} board")

@@ -48,14 +48,37 @@ def check_new_game(text: str | None) -> str | None:
 
     The player's own parser decides, so a profile saved here is one `play` accepts.
     """
+    from msolver.app.errors import CommandError
+    from msolver.app.keys import check_combo
     from msolver.play.target import NewGame
 
     if text is None:
         return None
     try:
-        return str(NewGame.parse(text))
+        action = NewGame.parse(text)
     except ValueError as exc:
         raise ValueError(f"--new-game {text!r}: {exc}") from exc
+    if action.kind == "key":
+        try:
+            check_combo(action.key, "--new-game")
+        except CommandError as exc:
+            raise ValueError(str(exc)) from exc
+    return str(action)
+
+
+def check_click_off_board(new_game: str | None, rect: tuple[int, int, int, int]) -> None:
+    """ValueError when a click:X,Y new-game action would land on the board (left, top, w, h)."""
+    from msolver.play.target import NewGame
+
+    if new_game is None:
+        return
+    action = NewGame.parse(new_game)
+    left, top, w, h = rect
+    if action.kind == "click" and left <= action.x < left + w and top <= action.y < top + h:
+        raise ValueError(
+            f"--new-game {new_game}: ({action.x}, {action.y}) is on the board itself "
+            f"(x {left}-{left + w - 1}, y {top}-{top + h - 1}); give the new-game button's place"
+        )
 
 
 def calibrate_command(args: argparse.Namespace) -> int:
@@ -100,8 +123,9 @@ def calibrate_command(args: argparse.Namespace) -> int:
             theme=getattr(args, "theme", None),
         )
         name = args.name or (prof.theme if prof.theme != "custom" else "custom")
+        check_click_off_board(new_game, prof.grid.rect())
         path = save_profile(prof, name)
-    except (ImageError, CalibrationError, ProfileError) as exc:
+    except (ImageError, CalibrationError, ProfileError, ValueError) as exc:
         return _fail(f"calibrate {where if 'where' in locals() else ''}: {exc}".replace(" :", ":"))
     summary = {
         "name": name,

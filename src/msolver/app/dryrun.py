@@ -35,6 +35,7 @@ def _fail(msg: str) -> int:
 
 def dryrun_command(args: argparse.Namespace) -> int:
     from msolver.core.game import LEVELS
+    from msolver.vision.classify import ReadError
     from msolver.vision.dryrun import DryRunError, run_dryrun
     from msolver.vision.profile import ProfileError, load_profile
 
@@ -42,8 +43,8 @@ def dryrun_command(args: argparse.Namespace) -> int:
         return _fail(f"dryrun: unknown level {args.level!r} ({', '.join(LEVELS)})")
     if args.games < 1:
         return _fail(f"dryrun: --games {args.games} must be at least 1")
-    if args.noise < 0:
-        return _fail(f"dryrun: --noise {args.noise} must not be negative")
+    if not 0 <= args.noise <= 255:  # also refuses nan
+        return _fail(f"dryrun: --noise {args.noise} must be between 0 and 255")
     try:
         prof = load_profile(args.profile)
         rep = run_dryrun(
@@ -57,6 +58,9 @@ def dryrun_command(args: argparse.Namespace) -> int:
         )
     except (ProfileError, DryRunError) as exc:
         return _fail(f"dryrun: {exc}")
+    except ReadError as exc:
+        # Noise this strong hides the board from the reader: a setting, not a bug.
+        return _fail(f"dryrun: the reader lost the board at --noise {args.noise} ({exc})")
     data = rep.to_json()
     if args.json:
         print(json.dumps(data))

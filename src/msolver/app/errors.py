@@ -44,3 +44,36 @@ def reporting(prefix: str, handler: Handler) -> Handler:
             return fail(f"{prefix}{exc}", exc.code)
 
     return run
+
+
+def read_text(src: str | None, what: str = "board text") -> tuple[str, str]:
+    """The UTF-8 text of file `src` (stdin for None or '-') and the name to give it in errors.
+
+    Decoded here rather than by the locale, so invalid bytes are one sentence
+    and a byte-order mark (Windows Notepad writes one) is dropped.
+    """
+    from pathlib import Path
+
+    if src in (None, "-"):
+        where = "<stdin>"
+        raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else None
+        if raw is None:
+            return sys.stdin.read().removeprefix("\ufeff"), where
+    else:
+        assert src is not None
+        where = src
+        p = Path(src)
+        if p.is_dir():
+            raise CommandError(f"{src}: is a directory, not a {what} file")
+        try:
+            raw = p.read_bytes()
+        except FileNotFoundError:
+            raise CommandError(f"{src}: cannot read {what}: no such file") from None
+        except OSError as exc:
+            raise CommandError(f"{src}: cannot read {what} ({exc.strerror or exc})") from exc
+    try:
+        return raw.decode("utf-8-sig"), where
+    except UnicodeDecodeError as exc:
+        raise CommandError(
+            f"{where}: byte {exc.start} is not UTF-8 text ({what} must be UTF-8)"
+        ) from exc

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from msolver.app.errors import EXIT_STOPPED, EXIT_USAGE, CommandError, reporting
+from msolver.app.errors import EXIT_STOPPED, EXIT_USAGE, CommandError, read_text, reporting
 from msolver.flood.bench import bench_boards
 from msolver.flood.core import FloodBoard, FloodBoardError, read_boards, winning
 from msolver.flood.solver import solve
@@ -23,16 +23,20 @@ if TYPE_CHECKING:
 
 SOLVE_BUDGET_S = 5.0
 BENCH_BUDGET_S = 1.0
+# A colour is a digit 1-9 or a letter: 61 symbols in all.
+MOST_COLOURS = 61
 
 
 def _read_text(src: str | None) -> tuple[str, str]:
-    if src in (None, "-"):
-        return sys.stdin.read(), "<stdin>"
-    assert src is not None
-    try:
-        return Path(src).read_text(), src
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError(f"{src}: cannot read ({exc})") from exc
+    return read_text(src, "board text")
+
+
+def _check_colours(colours: int) -> None:
+    if not 1 <= colours <= MOST_COLOURS:
+        raise CommandError(
+            f"--colours {colours} must be between 1 and {MOST_COLOURS} "
+            "(a colour is a digit 1-9 or a letter)"
+        )
 
 
 def _positive(text: str) -> float:
@@ -46,6 +50,7 @@ def _positive(text: str) -> float:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    _check_colours(args.colours)
     text, where = _read_text(args.file)
     try:
         board = FloodBoard.parse(text, args.colours)
@@ -82,6 +87,11 @@ def _read_optimal(path: str, boards: list[FloodBoard], count: int | None) -> lis
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    _check_colours(args.colours)
+    if args.count is not None and args.count < 1:
+        raise CommandError(f"--count {args.count} must be at least 1")
+    if args.limit < 0:
+        raise CommandError(f"--limit {args.limit} must not be negative")
     text, where = _read_text(args.boards)
     try:
         boards = read_boards(text, args.colours)
@@ -129,6 +139,14 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         _say(f"error: --games {args.games}: must be at least 1")
+        return EXIT_USAGE
+    if not 0 <= args.delay <= 60:  # also refuses nan
+        _say(f"error: --delay {args.delay}: must be between 0 and 60 seconds")
+        return EXIT_USAGE
+    try:
+        _check_outputs(args)
+    except CommandError as exc:
+        _say(f"error: {exc}")
         return EXIT_USAGE
     try:
         split_combo(args.new_game_key)
@@ -193,6 +211,22 @@ def run_play(args: argparse.Namespace) -> int:
         _say(f"stopped: {outcome.stopped}")
         return 0 if outcome.user_stop else EXIT_STOPPED
     return 0
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """--log-json and --save-profile, checked before the screen is touched."""
+    from msolver.files import OutputPathError, check_output_path
+
+    try:
+        if args.log_json:
+            # A log is never overwritten: it may be the only record of a session.
+            check_output_path(args.log_json, "--log-json", overwrite=False)
+        if args.save_profile:
+            check_output_path(args.save_profile, "--save-profile")
+    except OutputPathError as exc:
+        raise CommandError(str(exc)) from exc
+    if args.profile and Path(args.profile).is_dir():
+        raise CommandError(f"--profile {args.profile}: is a directory, not a profile file")
 
 
 def _profile(args: argparse.Namespace, capture: Capture) -> FloodProfile:

@@ -10,8 +10,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from pathlib import Path
 
-from msolver.app.errors import EXIT_USAGE, Handler
+from msolver.app.errors import EXIT_STOPPED, EXIT_USAGE, Handler
 
 _COMMANDS = (
     "msolver.app.solve",
@@ -32,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="msolver",
         description="Minesweeper (and Flood-It) auto-player: read the screen, solve, click.",
     )
+    from msolver import __version__
+
+    parser.add_argument("--version", action="version", version=f"msolver {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMANDS:
         import_module(name).register(sub)
@@ -40,7 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        # argparse exits 2 on a bad option and 0 on --help/--version; give the
+        # status back so an in-process caller (and the fuzz test) sees it.
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
@@ -52,6 +61,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        path = save_crash_report(argv, exc)
+        where = f"; the details are in {path}" if path else ""
+        print(
+            f"msolver: internal error ({type(exc).__name__}: {exc}){where}; please report it",
+            file=sys.stderr,
+        )
+        return EXIT_STOPPED
+
+
+def save_crash_report(argv: Sequence[str] | None, exc: BaseException) -> str | None:
+    """Write the traceback under the user cache folder; its path, or None when it cannot."""
+    import time
+    import traceback
+
+    from msolver import __version__
+
+    try:
+        import platformdirs
+
+        folder = Path(platformdirs.user_cache_dir("msolver")) / "crash"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / time.strftime("crash-%Y%m%d-%H%M%S.txt")
+        n = 1
+        while path.exists():
+            n += 1
+            path = folder / time.strftime(f"crash-%Y%m%d-%H%M%S-{n}.txt")
+        args = list(sys.argv[1:] if argv is None else argv)
+        text = (
+            f"msolver {__version__}, Python {sys.version.split()[0]}, {sys.platform}\n"
+            f"arguments: {args!r}\n\n"
+            + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        )
+        path.write_text(text, encoding="utf-8")
+        return str(path)
+    except Exception:
+        return None
 
 
 if __name__ == "__main__":

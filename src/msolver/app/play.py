@@ -76,13 +76,24 @@ def _play(args: argparse.Namespace) -> int:
         raise CommandError(f"--games {args.games}: must be at least 1", EXIT_USAGE)
     if args.mines is not None and args.mines < 1:
         raise CommandError(f"--mines {args.mines}: must be at least 1", EXIT_USAGE)
-    from msolver.io.mouse import split_combo
+    from msolver.app.keys import check_combo
+    from msolver.files import OutputPathError, check_output_path
+    from msolver.vision.profile import ProfileError, load_profile
 
     for opt, key in (("--hotkey", args.hotkey), ("--stop-key", args.stop_key)):
+        check_combo(key, opt)
+    if args.log_json:
         try:
-            split_combo(key)
-        except ValueError as exc:
-            raise CommandError(f"{opt}: {exc}", EXIT_USAGE) from exc
+            # A log is never overwritten: it may be the only record of a session.
+            check_output_path(args.log_json, "--log-json", overwrite=False)
+        except OutputPathError as exc:
+            raise CommandError(str(exc), EXIT_USAGE) from exc
+    if args.profile is not None:
+        # Before the screen: a misspelt name is bad input, whether or not there is a display.
+        try:
+            load_profile(args.profile)
+        except ProfileError as exc:
+            raise CommandError(str(exc), EXIT_USAGE) from exc
     if args.text and not args.hint:
         raise CommandError("--text goes with --hint (the terminal grid)", EXIT_USAGE)
     if args.record is not None:

@@ -21,7 +21,13 @@ def register(sub: Any) -> None:
 
 
 def profiles_command(args: argparse.Namespace) -> int:
-    from msolver.vision.profile import ProfileError, delete_profile, list_profiles, load_profile
+    from msolver.vision.profile import (
+        ProfileError,
+        delete_profile,
+        list_profiles,
+        load_profile,
+        shadowed_builtins,
+    )
 
     try:
         if args.action == "list":
@@ -30,12 +36,15 @@ def profiles_command(args: argparse.Namespace) -> int:
             rows = list_profiles()
             if not rows:
                 print("no profiles yet: run `msolver calibrate`")
+            hidden = set(shadowed_builtins())
             for name, kind in rows:
                 try:
                     p = load_profile(name)
                     desc = f"{p.cols}x{p.rows}, {p.mines} mines, theme {p.theme}"
                 except ProfileError as exc:
-                    desc = f"unreadable: {exc}"
+                    desc = f"broken: {exc}"
+                if name in hidden:
+                    desc += " (hides the built-in profile of that name)"
                 print(f"{name:20s} {kind:8s} {desc}")
             return 0
         if args.name is None:

@@ -54,6 +54,12 @@ def read_command(args: argparse.Namespace) -> int:
     from msolver.vision.image import ImageError, read_png
     from msolver.vision.profile import ProfileError, load_profile
 
+    if args.bench < 0:
+        return _fail(f"read: --bench {args.bench} must not be negative")
+    if args.mines is not None and args.mines < 0:
+        return _fail(f"read: --mines {args.mines} must not be negative")
+    if args.mines is not None and args.profile:
+        return _fail("read: --mines is for --auto; a profile carries its own mine count")
     try:
         origin = parse_xy(args.origin, "--origin")
         img = read_png(args.image)

@@ -5,20 +5,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import IO, Any
 
-from msolver.app.errors import CommandError, reporting
+from msolver.app.errors import EXIT_USAGE, CommandError, fail, read_text, reporting
 from msolver.core.board import Board, BoardError
 from msolver.core.solver import Move, Solver, analyse
 from msolver.core.solver.reason import explain
 
+# The exact solver's work grows with the frontier; past this many cells an
+# answer could take minutes, so the board is refused instead (expert: 480).
+MAX_SOLVE_CELLS = 10_000
+
 
 def _parse_board(text: str, mines: int, where: str) -> Board:
     try:
-        return Board.parse(text, mines)
+        board = Board.parse(text, mines)
     except BoardError as exc:
         raise CommandError(f"{where}: {exc}") from exc
+    if board.size > MAX_SOLVE_CELLS:
+        raise CommandError(
+            f"{where}: a {board.width}x{board.height} board is over the solver's limit of "
+            f"{MAX_SOLVE_CELLS} cells"
+        )
+    return board
 
 
 def _check_mines(board: Board, where: str) -> None:
@@ -91,19 +100,15 @@ def _format_grid(board: Board, result: dict[str, Any]) -> str:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     if args.batch:
-        return _solve_batch(sys.stdin, sys.stdout)
+        if args.mines is not None:
+            raise CommandError("--mines is not used with --batch (each line gives its own)")
+        text, where = read_text(args.file, "batch input")
+        return _solve_batch(text, where, sys.stdout)
     if args.mines is None:
         raise CommandError("--mines N is required (the board's total mine count)")
     if args.mines < 0:
         raise CommandError(f"--mines {args.mines} is negative")
-    src = args.file
-    if src in (None, "-"):
-        text, where = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            text, where = Path(src).read_text(), src
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{src}: cannot read board text ({exc})") from exc
+    text, where = read_text(args.file)
     board = _parse_board(text, args.mines, where)
     result = solve_json(board)
     if args.json:
@@ -113,26 +118,40 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solve_batch(inp: IO[str], out: IO[str]) -> int:
-    for lineno, line in enumerate(inp, 1):
+def _solve_batch(text: str, source: str, out: IO[str]) -> int:
+    """Answer every line in order; a bad line gets an error result naming it, exit 2 at the end."""
+    bad: list[str] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        where = f"<stdin> line {lineno}"
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{where}, column {exc.colno}: not JSON ({exc.msg})") from exc
-        if not isinstance(item, dict) or "board" not in item or "mines" not in item:
-            raise CommandError(f'{where}: expected {{"board": TEXT, "mines": N}}')
-        mines = item["mines"]
-        if not isinstance(mines, int) or isinstance(mines, bool) or mines < 0:
-            raise CommandError(f"{where}: mines must be a non-negative integer, got {mines!r}")
-        if not isinstance(item["board"], str):
-            raise CommandError(f"{where}: board must be a string")
-        board = _parse_board(item["board"], mines, where)
-        out.write(json.dumps(solve_json(board)) + "\n")
+            result = solve_json(_batch_board(line, f"{source} line {lineno}"))
+        except CommandError as exc:
+            bad.append(str(exc))
+            result = {"line": lineno, "status": "error", "error": str(exc)}
+        out.write(json.dumps(result) + "\n")
         out.flush()
+    if bad:
+        more = f" (and {len(bad) - 1} more bad lines)" if len(bad) > 1 else ""
+        return fail(f"msolver: error: {bad[0]}{more}", EXIT_USAGE)
     return 0
+
+
+def _batch_board(line: str, where: str) -> Board:
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"{where}, column {exc.colno}: not JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise CommandError(f"{where}: JSON nested too deeply") from None
+    if not isinstance(item, dict) or "board" not in item or "mines" not in item:
+        raise CommandError(f'{where}: expected {{"board": TEXT, "mines": N}}')
+    mines = item["mines"]
+    if not isinstance(mines, int) or isinstance(mines, bool) or mines < 0:
+        raise CommandError(f"{where}: mines must be a non-negative integer, got {mines!r}")
+    if not isinstance(item["board"], str):
+        raise CommandError(f"{where}: board must be a string")
+    return _parse_board(item["board"], mines, where)
 
 
 def register(sub: Any) -> None:
@@ -143,6 +162,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--batch",
         action="store_true",
-        help='read JSON lines {"board": TEXT, "mines": N} from stdin',
+        help='read JSON lines {"board": TEXT, "mines": N} from FILE or stdin; a bad line '
+        'gets {"line": N, "status": "error", "error": ...} and exit status 2 at the end',
     )
     p.set_defaults(handler=reporting("msolver: error: ", cmd_solve))

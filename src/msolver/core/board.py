@@ -34,12 +34,17 @@ for _n in range(9):
 
 Result = Literal["won", "lost"]
 
+# The largest board the text form describes: far past any real game (expert
+# is 480 cells), small enough that a typo of a file cannot eat the memory.
+MAX_CELLS = 250_000
+
 
 class BoardError(ValueError):
     """Board text or parameters that cannot describe a board.
 
-    The message is one line and names the row and column (1-based, as an
-    editor shows them) when a single place is at fault.
+    The message is one line and names the row and column (counted from 0,
+    as the JSON results and the README's cells are) when a single place is
+    at fault.
     """
 
 
@@ -104,22 +109,38 @@ class Board:
 
     @classmethod
     def parse(cls, text: str, mines: int) -> Board:
-        """Read the text form; raise BoardError naming row and column."""
-        rows = [line.strip() for line in text.strip().splitlines()]
-        rows = [r for r in rows if r]
+        """Read the text form; raise BoardError naming row and column (from 0).
+
+        A byte-order mark and blank lines before or after the board are
+        ignored; a blank line inside it is refused, since dropping it would
+        shift every row below.
+        """
+        lines = [line.strip() for line in text.removeprefix("\ufeff").splitlines()]
+        while lines and not lines[-1]:
+            lines.pop()
+        first = next((k for k, line in enumerate(lines) if line), len(lines))
+        rows = lines[first:]
         if not rows:
             raise BoardError("board text is empty")
         width = len(rows[0])
+        if width * len(rows) > MAX_CELLS:
+            raise BoardError(
+                f"board of {width}x{len(rows)} cells is over the limit of {MAX_CELLS} cells"
+            )
         cells: list[int] = []
         for r, line in enumerate(rows):
+            if not line:
+                raise BoardError(
+                    f"row {r} (line {first + r + 1}) is blank: a blank line inside the board"
+                )
             if len(line) != width:
                 raise BoardError(
-                    f"row {r + 1} has {len(line)} cells, row 1 has {width} (ragged board)"
+                    f"row {r} has {len(line)} cells, row 0 has {width} (ragged board)"
                 )
             for c, ch in enumerate(line):
                 state = _STATE_OF.get(ch)
                 if state is None:
-                    raise BoardError(f"row {r + 1}, column {c + 1}: unknown character {ch!r}")
+                    raise BoardError(f"row {r}, col {c}: unknown character {ch!r}")
                 cells.append(state)
         height = len(rows)
         table = neighbours_table(width, height)
@@ -127,7 +148,7 @@ class Board:
             if state > len(table[i]):
                 r, c = divmod(i, width)
                 raise BoardError(
-                    f"row {r + 1}, column {c + 1}: number {state} exceeds its "
+                    f"row {r}, col {c}: number {state} exceeds its "
                     f"{len(table[i])} neighbours"
                 )
         return cls(width, height, mines, tuple(cells))

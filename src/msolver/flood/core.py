@@ -21,7 +21,15 @@ _ALLOWED = set("123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 class FloodBoardError(ValueError):
-    """Board text that cannot describe a Flood-It board (one line, names the place)."""
+    """Board text that cannot describe a Flood-It board (one line, names the place).
+
+    `row` is the board row at fault (from 0) when one is, so a file reader can
+    name the file line.
+    """
+
+    def __init__(self, msg: str, row: int | None = None) -> None:
+        super().__init__(msg)
+        self.row = row
 
 
 @dataclass(frozen=True)
@@ -72,22 +80,24 @@ class FloodBoard:
         cells: list[int] = []
         for r, line in enumerate(lines):
             if not line:
-                raise FloodBoardError(f"row {r + 1}: empty line inside the board")
+                raise FloodBoardError(f"row {r + 1}: empty line inside the board", r)
             if len(line) != width:
                 raise FloodBoardError(
-                    f"row {r + 1}: {len(line)} cells, expected {width} (ragged board)"
+                    f"row {r + 1}: {len(line)} cells, expected {width} (ragged board)", r
                 )
             for c, ch in enumerate(line):
                 if ch not in _ALLOWED:
                     raise FloodBoardError(
                         f"row {r + 1}, col {c + 1}: unknown character {ch!r} "
-                        "(a colour is a digit 1-9 or a letter)"
+                        "(a colour is a digit 1-9 or a letter)",
+                        r,
                     )
                 if ch not in seen:
                     if len(seen) >= max_colours:
                         raise FloodBoardError(
                             f"row {r + 1}, col {c + 1}: colour {ch!r} is one more than "
-                            f"the {max_colours} colours allowed"
+                            f"the {max_colours} colours allowed",
+                            r,
                         )
                     seen[ch] = len(seen)
         # Order colours by their character so indices do not depend on layout.
@@ -254,7 +264,9 @@ def read_boards(text: str, max_colours: int = MAX_COLOURS) -> list[FloodBoard]:
             try:
                 boards.append(FloodBoard.parse("\n".join(s for _, s in chunk), max_colours))
             except FloodBoardError as exc:
-                raise FloodBoardError(f"line {first}: board {len(boards) + 1}: {exc}") from exc
+                # A one-line board's rows all sit on its line; a block's row r on line first + r.
+                line = first if len(chunk) == 1 or exc.row is None else first + exc.row
+                raise FloodBoardError(f"line {line}: board {len(boards) + 1}: {exc}") from exc
         block.clear()
 
     for i, raw in enumerate(lines, 1):

@@ -8,6 +8,7 @@ are uint8, shape (height, width, channels).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +16,12 @@ import numpy.typing as npt
 from msolver.files import atomic_open
 
 Image = npt.NDArray[np.uint8]
+
+
+# The largest picture read: three 4K screens side by side, with room to
+# spare. A bigger file is refused before it is decoded, since decoding
+# 20000x20000 pixels takes over a gigabyte.
+MAX_IMAGE_PIXELS = 64_000_000
 
 
 class ImageError(ValueError):
@@ -37,21 +44,59 @@ def as_rgb(image: object, what: str = "image") -> Image:
 
 
 def read_png(path: str | Path) -> Image:
-    """Read an image file as RGB; ImageError when it is missing or not an image."""
+    """Read an image file as RGB; ImageError when it is missing, too big or not an image."""
     import cv2
 
     p = Path(path)
+    if p.is_dir():
+        raise ImageError(f"{p}: is a directory, not an image file")
     if not p.is_file():
         raise ImageError(f"{p}: no such file")
-    data = np.fromfile(p, dtype=np.uint8)
+    try:
+        data = np.fromfile(p, dtype=np.uint8)
+    except OSError as exc:
+        raise ImageError(f"{p}: cannot read ({exc.strerror or exc})") from exc
     if data.size == 0:
         raise ImageError(f"{p}: file is empty")
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    size = _png_size(data.tobytes()[:24])
+    if size is not None and size[0] * size[1] > MAX_IMAGE_PIXELS:
+        raise ImageError(
+            f"{p}: a {size[0]}x{size[1]} image is over the limit of "
+            f"{MAX_IMAGE_PIXELS // 1_000_000} million pixels"
+        )
+    img = _quiet_decode(cv2, data)
     if img is None:
-        raise ImageError(f"{p}: not an image (cannot decode)")
+        raise ImageError(f"{p}: not an image, or a truncated one (cannot decode)")
     if img.shape[0] == 0 or img.shape[1] == 0:
         raise ImageError(f"{p}: image is empty")
+    if img.shape[0] * img.shape[1] > MAX_IMAGE_PIXELS:
+        raise ImageError(
+            f"{p}: a {img.shape[1]}x{img.shape[0]} image is over the limit of "
+            f"{MAX_IMAGE_PIXELS // 1_000_000} million pixels"
+        )
     return np.ascontiguousarray(img[:, :, ::-1])
+
+
+def _png_size(head: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG's header, None for anything else."""
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def _quiet_decode(cv2: Any, data: npt.NDArray[np.uint8]) -> Any:
+    """cv2.imdecode without OpenCV's own warning lines: our one sentence says what went wrong."""
+    log = getattr(getattr(cv2, "utils", None), "logging", None)
+    old = log.getLogLevel() if log is not None else None
+    if log is not None:
+        log.setLogLevel(log.LOG_LEVEL_SILENT)
+    try:
+        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    except cv2.error:
+        return None
+    finally:
+        if log is not None:
+            log.setLogLevel(old)
 
 
 def write_png(path: str | Path, image: Image) -> None:

@@ -194,8 +194,15 @@ class Profile:
                 f"v{FORMAT_VERSION}); recalibrate"
             )
         try:
+            if not isinstance(data.get("tiles"), dict):
+                raise ProfileError(f"{where}: corrupt profile (tiles is not a mapping of labels)")
+            for key in ("origin", "pitch"):
+                if not isinstance(data.get(key), list) or len(data[key]) != 2:
+                    raise ProfileError(f"{where}: corrupt profile ({key} is not [x, y])")
             tiles: dict[str, tuple[Image, ...]] = {}
             for label, variants in data["tiles"].items():
+                if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+                    raise ProfileError(f"{where}: corrupt profile (tiles {label!r} is not a list)")
                 if label not in STATE_OF_LABEL:
                     raise ProfileError(f"{where}: unknown tile label {label!r}")
                 tiles[label] = tuple(_png_decode(v) for v in variants)
@@ -215,7 +222,15 @@ class Profile:
             )
         except ProfileError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, zlib.error) as exc:
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            OverflowError,
+            zlib.error,
+        ) as exc:
             raise ProfileError(f"{where}: corrupt profile ({type(exc).__name__}: {exc})") from exc
         prof.validate(where)
         return prof
@@ -325,10 +340,20 @@ def _png_decode(text: str) -> Image:
 
 
 def user_dir() -> Path:
-    """Where user profiles live (MSOLVER_PROFILE_DIR overrides, for tests)."""
+    """Where user profiles live (MSOLVER_PROFILE_DIR overrides, for tests).
+
+    ProfileError when MSOLVER_PROFILE_DIR names a file or a folder whose parent is missing.
+    """
     env = os.environ.get("MSOLVER_PROFILE_DIR")
     if env:
-        return Path(env)
+        folder = Path(env)
+        if folder.exists() and not folder.is_dir():
+            raise ProfileError(f"MSOLVER_PROFILE_DIR={env}: is a file, not a folder")
+        if not folder.exists() and not folder.parent.is_dir():
+            raise ProfileError(
+                f"MSOLVER_PROFILE_DIR={env}: its folder {folder.parent} does not exist"
+            )
+        return folder
     import platformdirs
 
     return Path(platformdirs.user_config_dir("msolver")) / "profiles"
@@ -367,8 +392,13 @@ def save_profile(profile: Profile, name: str | None = None) -> Path:
     profile = replace(profile, name=name)
     profile.validate(f"profile {name!r}")
     folder = user_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ProfileError(f"cannot create the profile folder {folder} ({exc.strerror})") from exc
     path = folder / f"{name}.json"
+    if path.is_dir():
+        raise ProfileError(f"{path}: is a directory; cannot save profile {name!r} there")
     write_json_atomic(path, profile.to_json())
     return path
 
@@ -380,11 +410,18 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 
 def load_profile(name_or_path: str | os.PathLike[str]) -> Profile:
-    """Load a profile by name (user profiles first, then built-ins) or by file path."""
+    """Load a profile by name (user profiles first, then built-ins) or by file path.
+
+    A bare NAME is always a saved profile's name; a path (with a '/' or
+    ending in .json) is a file.
+    """
     text = os.fspath(name_or_path)
     candidates: list[Path]
-    if text.endswith(".json") or os.sep in text or "/" in text:
+    is_path = text.endswith(".json") or os.sep in text or "/" in text
+    if is_path:
         candidates = [Path(text)]
+        if Path(text).is_dir():
+            raise ProfileError(f"{text}: is a directory, not a profile file")
     else:
         _check_name(text)
         candidates = [user_dir() / f"{text}.json"]
@@ -395,10 +432,25 @@ def load_profile(name_or_path: str | os.PathLike[str]) -> Profile:
         if path.is_file():
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
                 raise ProfileError(f"{path}: corrupt profile ({exc})") from exc
             return Profile.from_json(data, str(path))
+    if is_path:
+        raise ProfileError(f"{text}: no such profile file")
+    if Path(f"{text}.json").is_file():
+        raise ProfileError(
+            f"no profile named {text!r}; to load the file {text}.json here, write ./{text}.json "
+            "(a bare name is a saved profile)"
+        )
     raise ProfileError(f"no profile named {text!r} (see `msolver profiles` or calibrate first)")
+
+
+def shadowed_builtins() -> list[str]:
+    """Built-in profile names that a user profile of the same name hides."""
+    folder = user_dir()
+    return [
+        n for n in BUILTIN_NAMES if builtin_path(n) is not None and (folder / f"{n}.json").is_file()
+    ]
 
 
 def list_profiles() -> list[tuple[str, str]]:
