@@ -35,6 +35,14 @@ def register(sub: Any) -> None:
         default=None,
         help="use this built-in theme's tiles; 'custom' learns the board's own looks",
     )
+    p.add_argument(
+        "--first-click",
+        default=None,
+        choices=("safe", "opening", "none"),
+        help="the game's first-click rule: safe (the clicked cell), opening (a zero "
+        "opens), none (mines laid before the first click); default: the built-in "
+        "theme's, else safe",
+    )
     p.add_argument("--json", action="store_true", help="print the profile summary as JSON")
     p.set_defaults(handler=calibrate_command)
 
@@ -99,6 +107,9 @@ def calibrate_command(args: argparse.Namespace) -> int:
             new_game=new_game,
             theme=getattr(args, "theme", None),
         )
+        first_click = getattr(args, "first_click", None)
+        if first_click:
+            prof = prof.with_changes(first_click=first_click)
         name = args.name or (prof.theme if prof.theme != "custom" else "custom")
         path = save_profile(prof, name)
     except (ImageError, CalibrationError, ProfileError) as exc:
@@ -114,13 +125,15 @@ def calibrate_command(args: argparse.Namespace) -> int:
         "mines": prof.mines,
         "labels": sorted(prof.tiles),
         "new_game": prof.new_game,
+        "first_click": prof.first_click,
     }
     if getattr(args, "json", False):
         print(json.dumps(summary))
     else:
         print(
             f"profile {name!r} ({prof.theme}): {prof.cols}x{prof.rows}, {prof.mines} mines, "
-            f"origin {summary['origin']}, pitch {summary['pitch']}, tiles {len(prof.tiles)} kinds"
+            f"origin {summary['origin']}, pitch {summary['pitch']}, tiles {len(prof.tiles)} kinds, "
+            f"first click {prof.first_click}"
         )
         print(f"saved {path}")
     return 0

@@ -4,8 +4,8 @@ It asks the user to show a blank board, grabs the whole screen, finds the
 board, saves a picture of what it found (the grid drawn over the board) next
 to the profile with a text summary, asks for what it cannot see (the mine
 count of a non-standard board, how a new game starts) and saves the profile.
-Answers given on the command line (--name, --mines, --new-game) are not asked
-again. `ask` and `capture` are parameters so the wizard can be driven by tests.
+Answers given on the command line (--name, --mines, --new-game, --first-click)
+are not asked again. `ask` and `capture` are parameters so the wizard can be driven by tests.
 """
 
 from __future__ import annotations
@@ -187,6 +187,8 @@ def _wizard(
         new_game = _ask_new_game(image, prof, origin, ask, say)
     else:
         NewGame.parse(new_game)
+    first_click = getattr(args, "first_click", None) or _ask_first_click(prof, ask)
+    prof = prof.with_changes(first_click=first_click)
     if not name:
         default = prof.theme if prof.theme != "custom" else "custom"
         name = ask(f"Name for this profile [{default}]: ").strip() or default
@@ -204,10 +206,24 @@ def _wizard(
     known = "built-in tiles" if prof.theme != "custom" else "a new theme: tiles are learned in play"
     say(
         f"profile {name!r}: {prof.cols}x{prof.rows}, {prof.mines} mines, theme {prof.theme} "
-        f"({known}), new game: {new_game or 'none'}"
+        f"({known}), new game: {new_game or 'none'}, first click: {prof.first_click}"
     )
     say(f"check the grid drawn on the board: {picture}")
     return path
+
+
+def _ask_first_click(prof: Profile, ask: Ask) -> str:
+    """The game's first-click rule; the theme's own (or safe) on an empty answer."""
+    default = prof.first_click
+    answer = ask(
+        "What does the game's first click do? safe (never a mine), opening (always opens "
+        f"an empty area), none (can hit a mine) [{default}]: "
+    ).strip().lower()
+    if not answer:
+        return default
+    if answer not in ("safe", "opening", "none"):
+        raise ValueError(f"first-click rule {answer!r}: expected safe, opening or none")
+    return answer
 
 
 def _ask_new_game(

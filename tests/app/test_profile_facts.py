@@ -1,0 +1,56 @@
+"""Per-profile facts: the chord button and the first-click rule, saved and loaded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from msolver.cli import main
+from msolver.vision.profile import Profile, ProfileError, load_profile, save_profile
+
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+
+
+@pytest.fixture
+def profile_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    d = tmp_path / "profiles"
+    monkeypatch.setenv("MSOLVER_PROFILE_DIR", str(d))
+    return d
+
+
+def test_an_older_profile_loads_with_the_themes_rule_and_no_chord(profile_dir: Path) -> None:
+    data = load_profile("sgt-mines").to_json()
+    for key in ("chord", "first_click"):
+        data.pop(key)
+    old = Profile.from_json(data)
+    assert old.chord is None and old.first_click == "opening"
+    data["theme"] = "custom"
+    assert Profile.from_json(data).first_click == "safe"
+
+
+def test_facts_round_trip_and_bad_values_are_refused(profile_dir: Path) -> None:
+    prof = load_profile("sgt-mines").with_changes(chord="left", first_click="none")
+    save_profile(prof, "mine")
+    back = load_profile("mine")
+    assert (back.chord, back.first_click) == ("left", "none")
+    data = json.loads((profile_dir / "mine.json").read_text())
+    for key, bad in (("chord", "thumb"), ("first_click", "lucky")):
+        with pytest.raises(ProfileError, match=repr(bad)):
+            Profile.from_json({**data, key: bad})
+
+
+def test_calibrate_takes_the_first_click_rule(
+    profile_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shot = str(SHOTS / "sgt-mines" / "t20-blank.png")
+    assert main(["calibrate", "--image", shot, "--name", "a", "--first-click", "none"]) == 0
+    assert load_profile("a").first_click == "none"
+    assert main(["calibrate", "--image", shot, "--name", "b"]) == 0
+    assert load_profile("b").first_click == "opening"  # sgt-mines' own
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["calibrate", "--image", shot, "--name", "c", "--first-click", "maybe"])
+    assert exc.value.code == 2
+    assert not (profile_dir / "c.json").exists()
