@@ -98,7 +98,12 @@ def calibrate_command(args: argparse.Namespace) -> int:
                 img = cap.grab(screen)
             except CaptureError as exc:
                 return _fail(f"calibrate: cannot grab the screen: {exc}")
-            screen_origin = (screen[0], screen[1])
+            # The profile's grid is in the grab's pixels (the display's scale
+            # may put several in a point); the player clicks in points.
+            from msolver.io.capture import ScreenScale
+
+            px_screen = ScreenScale(cap.scale()).screen_pixels(screen)
+            screen_origin = (px_screen[0], px_screen[1])
         prof = calibrate(
             img,
             mines=args.mines,

@@ -106,12 +106,16 @@ def _open_capture() -> Capture:
 
 def _locate(capture: Capture, args: argparse.Namespace, say: Any) -> Profile:
     """The profile, placed where the board is on screen now; CommandError when no board fits."""
+    from msolver.io.capture import ScreenScale
     from msolver.play.follow import LocateError, find_board, follow
     from msolver.vision.profile import ProfileError, load_profile
 
     screen = capture.screen()
     image = capture.grab(screen)
-    origin = (screen[0], screen[1])
+    # The profile is in the grab's pixels, which a scaled display packs
+    # several to a point: its origin is the screen's in pixels.
+    px_screen = ScreenScale(capture.scale()).screen_pixels(screen)
+    origin = (px_screen[0], px_screen[1])
     try:
         if args.profile is None:
             return find_board(image, origin, args.mines, say)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from msolver.io.capture import Capture, CaptureError, Region
+from msolver.io.capture import Capture, CaptureError, Region, ScreenScale
 from msolver.play.target import NewGame
 from msolver.vision.image import Image
 
@@ -143,6 +143,8 @@ def _wizard(
         ask("Show a new, untouched board of the game on screen, then press Enter: ")
         screen = capture.screen()
         image = capture.grab(screen)
+        # The profile is in the grab's pixels (several per point on a scaled display).
+        screen = ScreenScale(capture.scale()).screen_pixels(screen)
     except CaptureError as exc:
         raise WizardError(f"cannot grab the screen: {exc}") from exc
     finally:

@@ -28,7 +28,7 @@ from msolver.core.board import (
 from msolver.core.clock import Clock, RealClock
 from msolver.core.game import FirstClick
 from msolver.core.solver import Decision, Solver
-from msolver.io.capture import Capture, CaptureError
+from msolver.io.capture import Capture, CaptureError, ScreenScale
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
 from msolver.play.plan import Click, plan
@@ -143,10 +143,21 @@ class Player:
         self._clock: Clock = clock or RealClock()
         self.clock = self._clock.monotonic
         self.sleep = self._clock.sleep
+        # The grid is in pixels of the whole-screen grab; the screen is asked
+        # for, and the mouse clicks, in points. Every conversion goes through
+        # `self.frame`, measured from the capture itself.
         self.grid = reader.grid
-        self.region = self.grid.rect()
+        try:
+            self.frame = ScreenScale(capture.scale())
+        except CaptureError as exc:
+            raise PlayStop(f"cannot grab the screen: {exc}") from exc
+        self.region, self._grab_origin = self.frame.region_for(self.grid.rect())
         self.solver = Solver(self.settings.first_click, batch_proven=True)
-        self.park = park_point(self.grid, capture.screen())
+        try:
+            park = park_point(self.grid, self.frame.screen_pixels(capture.screen()))
+        except ValueError as exc:
+            raise PlayStop(f"{exc}: make the game's window smaller") from exc
+        self.park = self.frame.to_points(*park)
         self.last_board: Board | None = None
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
@@ -259,7 +270,7 @@ class Player:
         for click in clicks:
             self._check_stop()
             self._check_target(board, click)
-            x, y = self.grid.centre(click.index)
+            x, y = self._cell_point(click.index)
             if click.kind == "chord":
                 button: Button = self.chord_buttons[0]
             else:
@@ -295,11 +306,19 @@ class Player:
         # all it proves (about 21 instead of 48 frames an expert game).
         return self.solver.decide(reading.board)
 
+    def _cell_point(self, index: int) -> tuple[int, int]:
+        """Where to click cell `index`: its centre, in points."""
+        if self.frame.scale == 1.0:
+            return self.grid.centre(index)
+        return self.frame.to_points(*self.grid.centre_xy(*divmod(index, self.grid.cols)))
+
     def _check_target(self, board: Board, click: Click) -> None:
         """The last gate before a click: on the board, and on a cell of the right kind."""
-        x, y = self.grid.centre(click.index)
-        if not self.grid.inside(x, y) or self.grid.cell_at(x, y) != click.index:
-            raise PlayStop(f"refused a click at ({x}, {y}): outside the calibrated board")
+        px, py = self.frame.to_pixels(*self._cell_point(click.index))
+        if not self.grid.inside(px, py) or self.grid.cell_at(px, py) != click.index:
+            raise PlayStop(
+                f"refused a click at ({px:.0f}, {py:.0f}) px: outside the calibrated board"
+            )
         state = board.cells[click.index]
         if click.kind == "chord":
             ok = state > 0 and all(board.cells[j] == UNKNOWN for j in click.opens)
@@ -327,10 +346,23 @@ class Player:
     # -- looking ------------------------------------------------------------------------
 
     def _grab(self) -> Image:
+        """The board's pixels, `grid.rect()` exactly, whatever the display's scale."""
         try:
-            return self.capture.grab(self.region)
+            image = self.capture.grab(self.region)
         except CaptureError as exc:
             raise PlayStop(f"cannot grab the screen: {exc}") from exc
+        left, top, width, height = self.grid.rect()
+        x, y = left - self._grab_origin[0], top - self._grab_origin[1]
+        if (x, y) == (0, 0) and image.shape[:2] == (height, width):
+            return image
+        out = image[y : y + height, x : x + width]
+        if x < 0 or y < 0 or out.shape[:2] != (height, width):
+            raise PlayStop(
+                f"the screen grab ({image.shape[1]}x{image.shape[0]} px) does not hold the "
+                f"board: has the display's scale (now {self.capture.scale():g} pixels per "
+                f"point, was {self.frame.scale:g}) or the board's place changed? Recalibrate"
+            )
+        return out
 
     def _look(
         self, image: Image, known: Board | None = None, sent: list[Click] | None = None
@@ -525,6 +557,8 @@ class Player:
         # Let an end-of-game animation finish first (sgt-mines flashes the
         # board and ignores keys meanwhile).
         self._quiet_screen(self.settings.end_quiet, self.settings.new_game_timeout)
+        # The button is kept in the profile's pixels; the mouse clicks in points.
+        button = self.frame.to_points(ng.x, ng.y)
         attempts = 3
         for attempt in range(1, attempts + 1):
             self._check_stop()
@@ -532,7 +566,7 @@ class Player:
             if ng.kind == "key":
                 self._mouse(lambda: self.mouse.key(ng.key))
             else:
-                self._mouse(lambda: self.mouse.click(ng.x, ng.y, "left"))
+                self._mouse(lambda: self.mouse.click(*button, "left"))
                 self._mouse(lambda: self.mouse.move(*self.park))
             deadline = self.clock() + self.settings.new_game_timeout / attempts
             while self.clock() < deadline:
