@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from msolver.cli import main
@@ -47,6 +48,7 @@ def test_calibrate_takes_the_first_click_rule(
     shot = str(SHOTS / "sgt-mines" / "t20-blank.png")
     assert main(["calibrate", "--image", shot, "--name", "a", "--first-click", "none"]) == 0
     assert load_profile("a").first_click == "none"
+    assert "check the grid drawn on the board" in capsys.readouterr().out
     assert main(["calibrate", "--image", shot, "--name", "b"]) == 0
     assert load_profile("b").first_click == "opening"  # sgt-mines' own
     capsys.readouterr()
@@ -54,3 +56,30 @@ def test_calibrate_takes_the_first_click_rule(
         main(["calibrate", "--image", shot, "--name", "c", "--first-click", "maybe"])
     assert exc.value.code == 2
     assert not (profile_dir / "c.json").exists()
+
+
+def test_scripted_calibration_saves_a_picture_of_what_it_found(
+    profile_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from msolver.vision.image import read_png
+
+    shot_path = SHOTS / "sgt-mines" / "t20-blank.png"
+    assert main(["calibrate", "--image", str(shot_path), "--name", "p", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["picture"] == str(profile_dir / "p.png")
+    picture = read_png(profile_dir / "p.png")
+    prof = load_profile("p")
+    # The board with its grid in magenta, below a band naming the theme and its tiles.
+    magenta = (picture[:, :, 0] == 255) & (picture[:, :, 1] == 0) & (picture[:, :, 2] == 255)
+    rows = np.flatnonzero(magenta.sum(axis=1) > prof.cols * prof.pitch[0] * 0.9)
+    cols = np.flatnonzero(magenta.sum(axis=0) > prof.rows * prof.pitch[1] * 0.9)
+    assert len(rows) == prof.rows + 1 and len(cols) == prof.cols + 1
+    assert rows[0] > 40  # the band of names and tiles is above the board
+    # A second calibration that fails leaves profile and picture alone.
+    before = (profile_dir / "p.png").read_bytes()
+    blank = profile_dir.parent / "empty.png"
+    from msolver.vision.image import write_png
+
+    write_png(blank, np.full((300, 400, 3), 90, dtype=np.uint8))
+    assert main(["calibrate", "--image", str(blank), "--name", "p"]) == 2
+    assert (profile_dir / "p.png").read_bytes() == before

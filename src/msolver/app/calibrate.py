@@ -116,7 +116,15 @@ def calibrate_command(args: argparse.Namespace) -> int:
         if first_click:
             prof = prof.with_changes(first_click=first_click)
         name = args.name or (prof.theme if prof.theme != "custom" else "custom")
+        # Beside the profile, what was found, for a person to check at a glance
+        # (drawn first: a drawing that fails leaves the old profile alone).
+        from msolver.app.wizard import calibration_picture
+        from msolver.vision.image import write_png
+
+        drawn = calibration_picture(img, prof, screen_origin)
         path = save_profile(prof, name)
+        picture = path.with_suffix(".png")
+        write_png(picture, drawn)
     except (ImageError, CalibrationError, ProfileError) as exc:
         return _fail(f"calibrate {where if 'where' in locals() else ''}: {exc}".replace(" :", ":"))
     summary = {
@@ -131,6 +139,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
         "labels": sorted(prof.tiles),
         "new_game": prof.new_game,
         "first_click": prof.first_click,
+        "picture": str(picture),
     }
     if getattr(args, "json", False):
         print(json.dumps(summary))
@@ -141,6 +150,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
             f"first click {prof.first_click}"
         )
         print(f"saved {path}")
+        print(f"check the grid drawn on the board: {picture}")
     return 0
 
 

@@ -68,6 +68,52 @@ def draw_grid(
     return out
 
 
+def calibration_picture(image: Image, prof: Profile, image_origin: tuple[int, int]) -> Image:
+    """What calibration found, for a person to check: the grid drawn over the board,
+    and above it the theme's name and one sample of each tile kind it knows."""
+    import cv2
+
+    board = draw_grid(
+        image,
+        (prof.origin[0] - image_origin[0], prof.origin[1] - image_origin[1]),
+        prof.pitch,
+        prof.rows,
+        prof.cols,
+    )
+    w, h = prof.cell_size
+    tiles = prof.tiles_at((w, h))
+    known = [label for label in _TILE_ORDER if label in tiles]
+    side = max(24, min(48, w, h))
+    gap = 6
+    width = max(board.shape[1], 8 + len(known) * (side + gap), 420)
+    band = np.full((30 + side + 22, width, 3), 255, dtype=np.uint8)
+    kind = "built-in tiles" if prof.theme != "custom" else "a new theme, learned in play"
+    title = f"{prof.cols}x{prof.rows}, {prof.mines} mines, theme {prof.theme} ({kind})"
+    cv2.putText(band, title, (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    for n, label in enumerate(known):
+        x = 6 + n * (side + gap)
+        tile = cv2.resize(
+            np.ascontiguousarray(tiles[label][0][:, :, :3]), (side, side),
+            interpolation=cv2.INTER_NEAREST,
+        )
+        band[28 : 28 + side, x : x + side] = tile
+        short = {"unknown": "?", "flag": "F", "mine": "*", "exploded": "X"}.get(label, label)
+        cv2.putText(
+            band, short[:3], (x + 2, 28 + side + 16), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+            (0, 0, 0), 1, cv2.LINE_AA,
+        )
+    out = np.full((band.shape[0] + board.shape[0], width, 3), 255, dtype=np.uint8)
+    out[: band.shape[0]] = band
+    out[band.shape[0] :, : board.shape[1]] = board
+    return out
+
+
+_TILE_ORDER = (
+    "unknown", "0", "1", "2", "3", "4", "5", "6", "7", "8", "flag", "mine", "exploded",
+    "wrong_flag",
+)
+
+
 def find_face(image: Image, board: Region, image_origin: tuple[int, int]) -> tuple[int, int] | None:
     """Screen position of a yellow face button above the board, or None.
 
@@ -200,11 +246,7 @@ def _wizard(
     except ProfileError as exc:
         raise ValueError(str(exc)) from exc
     picture = user_dir() / f"{name}.png"
-    board = (
-        prof.origin[0] - origin[0],
-        prof.origin[1] - origin[1],
-    )
-    write_png(picture, draw_grid(image, board, prof.pitch, prof.rows, prof.cols))
+    write_png(picture, calibration_picture(image, prof, origin))
     known = "built-in tiles" if prof.theme != "custom" else "a new theme: tiles are learned in play"
     say(
         f"profile {name!r}: {prof.cols}x{prof.rows}, {prof.mines} mines, theme {prof.theme} "
