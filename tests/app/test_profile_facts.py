@@ -83,3 +83,22 @@ def test_scripted_calibration_saves_a_picture_of_what_it_found(
     write_png(blank, np.full((300, 400, 3), 90, dtype=np.uint8))
     assert main(["calibrate", "--image", str(blank), "--name", "p"]) == 2
     assert (profile_dir / "p.png").read_bytes() == before
+
+
+def test_the_chord_button_a_session_found_is_kept_in_a_user_profile(profile_dir: Path) -> None:
+    import argparse
+
+    from msolver.app.play import _save_learned
+
+    save_profile(load_profile("sgt-mines"), "mine")
+    said: list[str] = []
+    _save_learned(object(), argparse.Namespace(profile="mine"), said.append, "left")
+    assert load_profile("mine").chord == "left"
+    assert any("chord button: left" in m for m in said)
+    # Nothing new: nothing written. A built-in profile is never written.
+    stamp = (profile_dir / "mine.json").stat().st_mtime_ns
+    _save_learned(object(), argparse.Namespace(profile="mine"), said.append, "left")
+    _save_learned(object(), argparse.Namespace(profile="mine"), said.append, None)
+    assert (profile_dir / "mine.json").stat().st_mtime_ns == stamp
+    _save_learned(object(), argparse.Namespace(profile="xdemineur"), said.append, "middle")
+    assert not (profile_dir / "xdemineur.json").exists()

@@ -1,8 +1,13 @@
 """The calibration profile: where a board is on the screen and what its tiles look like.
 
-A profile is a frozen value. Its `grid` is in *screen* pixels (all monitors,
-as mss monitor 0 reports them, so it may be negative on a left/top monitor):
-cell (row, col) occupies the box whose top-left corner is
+A profile is a frozen value. Its `grid` is in *screen* pixels: the pixels of
+a grab of all monitors (mss monitor 0), placed so that pixel x = point x *
+the display's scale (so it may be negative on a left/top monitor). On a
+display with one pixel per point (Linux, Windows) these are the mouse's
+coordinates too; elsewhere (macOS Retina) the player converts to points
+(`msolver.io.capture.ScreenScale`). A click new-game button is in the same frame.
+
+Cell (row, col) occupies the box whose top-left corner is
 ``origin + (col * pitch_x, row * pitch_y)`` and whose size is one pitch; the
 box includes any gap between tiles, so boxes tile the board without holes.
 
