@@ -113,6 +113,7 @@ class _Game:
     frames: int = 0
     first_click_at: float | None = None
     last_guess_p: float | None = None
+    covered: bool = False  # the end was seen under a window over the board
     misses: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
@@ -224,11 +225,11 @@ class Player:
                     ended = self._ended_under_cover(reading, prev, sent)
                     if ended is None:
                         raise
-                    reading = ended
+                    reading, game.covered = ended, True
                     continue
                 self.rereads += 1
                 self.sleep(0.01)
-                image, reading = self._look(self._grab(), prev, sent)
+                image, reading = self._look(self._grab(), prev, sent, game)
                 continue
             over = game_state(board)
             if over is not None:
@@ -238,7 +239,8 @@ class Player:
                     # A certain move that loses is a misread or a solver bug:
                     # say so loudly rather than count it as bad luck.
                     self.say("warning: the game was lost on a move the solver called certain")
-                if over == "won":
+                if over == "won" and not game.covered:
+                    # (A board seen under a cover has no pixels to learn from.)
                     self.reader.learn(image, board)
                 start = game.first_click_at if game.first_click_at is not None else self.clock()
                 self.last_board = board
@@ -261,7 +263,7 @@ class Player:
             self._send(game, board, clicks)
             sent = clicks
             prev, prev_unsure = board, reading.unsure
-            image, reading = self._after_batch(image, board, clicks)
+            image, reading = self._after_batch(image, board, clicks, game)
             recheck_until = self.clock() + self.settings.confirm
 
     # -- acting ------------------------------------------------------------------------
@@ -365,7 +367,11 @@ class Player:
         return out
 
     def _look(
-        self, image: Image, known: Board | None = None, sent: list[Click] | None = None
+        self,
+        image: Image,
+        known: Board | None = None,
+        sent: list[Click] | None = None,
+        game: _Game | None = None,
     ) -> tuple[Image, Reading]:
         """Read the frame; retry briefly on low confidence (a flash, a redraw) before giving up.
 
@@ -394,6 +400,8 @@ class Player:
                 if known is not None and sent:
                     ended = self._ended_under_cover(reading, known, sent)
                     if ended is not None:
+                        if game is not None:
+                            game.covered = True
                         return image, ended
                 board = reading.board
                 if reading.problem:
@@ -485,13 +493,13 @@ class Player:
         return image
 
     def _after_batch(
-        self, before: Image, board: Board, clicks: list[Click]
+        self, before: Image, board: Board, clicks: list[Click], game: _Game | None = None
     ) -> tuple[Image, Reading]:
         """The first settled read showing every click's effect, or the last by the timeout."""
         deadline = self.clock() + self.settings.redraw_timeout
         image = self._wait_change(before, self.settings.redraw_timeout)
         while True:
-            image, reading = self._look(image, board, clicks)
+            image, reading = self._look(image, board, clicks, game)
             pending = _pending(reading.board, clicks)
             if not pending or game_state(reading.board) is not None:
                 return image, reading
