@@ -52,15 +52,17 @@ def test_wizard_asks_what_it_cannot_see_and_saves_the_profile_and_picture(
 ) -> None:
     shot = read_png(SHOTS / "sgt-mines" / "t20-blank.png")
     screen = on_desktop(shot, (100, 50))
-    asked, ask = scripted(["", "", "ctrl+n", "mine"])
+    asked, ask = scripted(["", "", "ctrl+n", "", "mine"])
     said: list[str] = []
     rc = run_wizard(args(), ask=ask, capture=RecordedCapture([screen]), out=said.append)
     assert rc == 0, said
     assert "untouched board" in asked[0]
     assert "How many mines" in asked[1] and "[99]" in asked[1]  # expert size: offered
     assert "new game" in asked[2]
+    assert "first click" in asked[3] and "[opening]" in asked[3]  # sgt-mines' own rule
     prof = load_profile("mine")
     assert (prof.cols, prof.rows, prof.mines, prof.new_game) == (30, 16, 99, "ctrl+n")
+    assert prof.first_click == "opening"
     # Screen coordinates: the shot was placed 100, 50 into the desktop.
     assert 100 < prof.origin[0] < 100 + shot.shape[1]
     assert 50 < prof.origin[1] < 50 + shot.shape[0]
@@ -71,7 +73,7 @@ def test_wizard_asks_what_it_cannot_see_and_saves_the_profile_and_picture(
 def test_wizard_offers_the_face_button_of_a_classic_theme(profile_dir: Path) -> None:
     shot = read_png(SHOTS / "xdemineur" / "x21-g0-start.png")
     screen = on_desktop(shot, (0, 0))
-    asked, ask = scripted(["", "", "x"])
+    asked, ask = scripted(["", "", "none", "x"])
     rc = run_wizard(args(mines=99), ask=ask, capture=RecordedCapture([screen]), out=lambda _m: None)
     assert rc == 0
     # Mine count given on the command line: not asked. The default new game is a click.
@@ -80,6 +82,7 @@ def test_wizard_offers_the_face_button_of_a_classic_theme(profile_dir: Path) -> 
     face = find_face(screen, load_profile("x").grid.rect(), (0, 0))
     assert face is not None
     assert load_profile("x").new_game == f"click:{face[0]},{face[1]}"
+    assert load_profile("x").first_click == "none"
 
 
 def test_wizard_refuses_a_screen_without_a_board_and_saves_nothing(profile_dir: Path) -> None:

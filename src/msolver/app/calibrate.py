@@ -35,6 +35,14 @@ def register(sub: Any) -> None:
         default=None,
         help="use this built-in theme's tiles; 'custom' learns the board's own looks",
     )
+    p.add_argument(
+        "--first-click",
+        default=None,
+        choices=("safe", "opening", "none"),
+        help="the game's first-click rule: safe (the clicked cell), opening (a zero "
+        "opens), none (mines laid before the first click); default: the built-in "
+        "theme's, else safe",
+    )
     p.add_argument("--json", action="store_true", help="print the profile summary as JSON")
     p.set_defaults(handler=calibrate_command)
 
@@ -113,7 +121,12 @@ def calibrate_command(args: argparse.Namespace) -> int:
                 img = cap.grab(screen)
             except CaptureError as exc:
                 return _fail(f"calibrate: cannot grab the screen: {exc}")
-            screen_origin = (screen[0], screen[1])
+            # The profile's grid is in the grab's pixels (the display's scale
+            # may put several in a point); the player clicks in points.
+            from msolver.io.capture import ScreenScale
+
+            px_screen = ScreenScale(cap.scale()).screen_pixels(screen)
+            screen_origin = (px_screen[0], px_screen[1])
         prof = calibrate(
             img,
             mines=args.mines,
@@ -122,9 +135,20 @@ def calibrate_command(args: argparse.Namespace) -> int:
             new_game=new_game,
             theme=getattr(args, "theme", None),
         )
+        first_click = getattr(args, "first_click", None)
+        if first_click:
+            prof = prof.with_changes(first_click=first_click)
         name = args.name or (prof.theme if prof.theme != "custom" else "custom")
         check_click_off_board(new_game, prof.grid.rect())
+        # Beside the profile, what was found, for a person to check at a glance
+        # (drawn first: a drawing that fails leaves the old profile alone).
+        from msolver.app.wizard import calibration_picture
+        from msolver.vision.image import write_png
+
+        drawn = calibration_picture(img, prof, screen_origin)
         path = save_profile(prof, name)
+        picture = path.with_suffix(".png")
+        write_png(picture, drawn)
     except (ImageError, CalibrationError, ProfileError, ValueError) as exc:
         return _fail(f"calibrate {where if 'where' in locals() else ''}: {exc}".replace(" :", ":"))
     summary = {
@@ -138,15 +162,19 @@ def calibrate_command(args: argparse.Namespace) -> int:
         "mines": prof.mines,
         "labels": sorted(prof.tiles),
         "new_game": prof.new_game,
+        "first_click": prof.first_click,
+        "picture": str(picture),
     }
     if getattr(args, "json", False):
         print(json.dumps(summary))
     else:
         print(
             f"profile {name!r} ({prof.theme}): {prof.cols}x{prof.rows}, {prof.mines} mines, "
-            f"origin {summary['origin']}, pitch {summary['pitch']}, tiles {len(prof.tiles)} kinds"
+            f"origin {summary['origin']}, pitch {summary['pitch']}, tiles {len(prof.tiles)} kinds, "
+            f"first click {prof.first_click}"
         )
         print(f"saved {path}")
+        print(f"check the grid drawn on the board: {picture}")
     return 0
 
 

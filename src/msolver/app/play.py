@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from msolver.app.errors import EXIT_STOPPED, EXIT_USAGE, CommandError, reporting
 
@@ -37,6 +37,11 @@ def register(sub: Any) -> None:
     p.add_argument("--stop-key", default="F10", help="stop hotkey (default F10)")
     p.add_argument("--start-now", action="store_true", help="start without waiting for the hotkey")
     p.add_argument("--log-json", default=None, metavar="FILE", help="JSON-lines event log")
+    p.add_argument(
+        "--log-reads",
+        action="store_true",
+        help="with --log-json: log every frame's read board (event 'read')",
+    )
     p.add_argument(
         "--hint", action="store_true", help="never click: show the hint picture in a window"
     )
@@ -126,12 +131,16 @@ def _open_capture() -> Capture:
 
 def _locate(capture: Capture, args: argparse.Namespace, say: Any) -> Profile:
     """The profile, placed where the board is on screen now; CommandError when no board fits."""
+    from msolver.io.capture import ScreenScale
     from msolver.play.follow import LocateError, find_board, follow
     from msolver.vision.profile import ProfileError, load_profile
 
     screen = capture.screen()
     image = capture.grab(screen)
-    origin = (screen[0], screen[1])
+    # The profile is in the grab's pixels, which a scaled display packs
+    # several to a point: its origin is the screen's in pixels.
+    px_screen = ScreenScale(capture.scale()).screen_pixels(screen)
+    origin = (px_screen[0], px_screen[1])
     try:
         if args.profile is None:
             return find_board(image, origin, args.mines, say)
@@ -171,37 +180,55 @@ def reader_for(profile: Profile) -> Any:
     return make(profile)
 
 
-def _save_learned(reader: Any, args: argparse.Namespace, say: Any) -> None:
-    """Keep the tiles a new theme showed for the next session (user profiles only)."""
+def _save_learned(
+    reader: Any, args: argparse.Namespace, say: Any, chord: str | None = None
+) -> None:
+    """Keep what this session found for the next one (user profiles only): the tiles
+    a new theme showed, and which chord button works."""
     from msolver.vision.learning_reader import LearningReader
-    from msolver.vision.profile import ProfileError, save_profile, user_dir
+    from msolver.vision.profile import ProfileError, load_profile, save_profile, user_dir
 
-    if not isinstance(reader, LearningReader) or not reader.learned or args.profile is None:
+    if args.profile is None:
         return
     name = args.profile
     if not (user_dir() / f"{name}.json").is_file():
         return
-    learned = reader.learned_profile()
-    if learned is None:
-        # Only tiles a finished game proved, and never a set that would read
-        # the blank board as anything but unopened.
-        say(
-            f"learned tiles {', '.join(reader.learned)} not saved: no finished game proved "
-            "them (or they would misread the blank board)"
-        )
-        return
+    learned = None
+    if isinstance(reader, LearningReader) and reader.learned:
+        learned = reader.learned_profile()
+        if learned is None:
+            # Only tiles a finished game proved, and never a set that would read
+            # the blank board as anything but unopened.
+            say(
+                f"learned tiles {', '.join(reader.learned)} not saved: no finished game "
+                "proved them (or they would misread the blank board)"
+            )
     try:
-        path = save_profile(learned, name)
+        base = learned if learned is not None else load_profile(user_dir() / f"{name}.json")
     except ProfileError as exc:
-        say(f"warning: could not save the learned tiles: {exc}")
+        say(f"warning: could not read the profile back to save to it: {exc}")
         return
-    say(f"learned tiles {', '.join(reader.proven)}; saved to {path}")
+    new_chord = chord is not None and chord != base.chord
+    if learned is None and not new_chord:
+        return
+    if new_chord:
+        base = base.with_changes(chord=chord)
+    try:
+        path = save_profile(base, name)
+    except ProfileError as exc:
+        say(f"warning: could not save to the profile: {exc}")
+        return
+    if learned is not None:
+        say(f"learned tiles {', '.join(reader.proven)}; saved to {path}")
+    if new_chord:
+        say(f"chord button: {chord}; saved to {path}")
 
 
 def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any) -> int:
+    from msolver.core.game import FirstClick
     from msolver.io.backends import open_mouse
     from msolver.io.mouse import MouseError
-    from msolver.play.loop import Player, PlayStop, Settings
+    from msolver.play.loop import Player, PlayStop, Settings, chord_order
     from msolver.play.target import NewGame
     from msolver.shell.log import EventLog
 
@@ -229,9 +256,16 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
                 f"no mouse available ({exc}); nothing was clicked", EXIT_STOPPED
             ) from exc
         log = EventLog(args.log_json) if args.log_json else None
-        settings = Settings(games=args.games, chord=not args.no_chord)
+        settings = Settings(
+            games=args.games,
+            chord=not args.no_chord,
+            chord_buttons=chord_order(profile.chord),
+            first_click=cast("FirstClick", profile.first_click),
+            log_reads=args.log_reads,
+        )
         reader = reader_for(profile)
         recorder = _recorder(args, profile)
+        player = None
         try:
             player = Player(
                 reader,
@@ -252,7 +286,7 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
                 log.close()
             if recorder is not None:
                 recorder.close()
-            _save_learned(reader, args, say)
+            _save_learned(reader, args, say, None if player is None else player.chord_found)
     finally:
         keys.close()
     n = len(outcome.games)

@@ -4,8 +4,8 @@ It asks the user to show a blank board, grabs the whole screen, finds the
 board, saves a picture of what it found (the grid drawn over the board) next
 to the profile with a text summary, asks for what it cannot see (the mine
 count of a non-standard board, how a new game starts) and saves the profile.
-Answers given on the command line (--name, --mines, --new-game) are not asked
-again. `ask` and `capture` are parameters so the wizard can be driven by tests.
+Answers given on the command line (--name, --mines, --new-game, --first-click)
+are not asked again. `ask` and `capture` are parameters so the wizard can be driven by tests.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from msolver.io.capture import Capture, CaptureError, Region
+from msolver.io.capture import Capture, CaptureError, Region, ScreenScale
 from msolver.play.target import NewGame
 from msolver.vision.image import Image
 
@@ -66,6 +66,52 @@ def draw_grid(
         if 0 <= y < out.shape[0]:
             out[y, max(0, left) : max(0, right)] = magenta
     return out
+
+
+def calibration_picture(image: Image, prof: Profile, image_origin: tuple[int, int]) -> Image:
+    """What calibration found, for a person to check: the grid drawn over the board,
+    and above it the theme's name and one sample of each tile kind it knows."""
+    import cv2
+
+    board = draw_grid(
+        image,
+        (prof.origin[0] - image_origin[0], prof.origin[1] - image_origin[1]),
+        prof.pitch,
+        prof.rows,
+        prof.cols,
+    )
+    w, h = prof.cell_size
+    tiles = prof.tiles_at((w, h))
+    known = [label for label in _TILE_ORDER if label in tiles]
+    side = max(24, min(48, w, h))
+    gap = 6
+    width = max(board.shape[1], 8 + len(known) * (side + gap), 420)
+    band = np.full((30 + side + 22, width, 3), 255, dtype=np.uint8)
+    kind = "built-in tiles" if prof.theme != "custom" else "a new theme, learned in play"
+    title = f"{prof.cols}x{prof.rows}, {prof.mines} mines, theme {prof.theme} ({kind})"
+    cv2.putText(band, title, (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    for n, label in enumerate(known):
+        x = 6 + n * (side + gap)
+        tile = cv2.resize(
+            np.ascontiguousarray(tiles[label][0][:, :, :3]), (side, side),
+            interpolation=cv2.INTER_NEAREST,
+        )
+        band[28 : 28 + side, x : x + side] = tile
+        short = {"unknown": "?", "flag": "F", "mine": "*", "exploded": "X"}.get(label, label)
+        cv2.putText(
+            band, short[:3], (x + 2, 28 + side + 16), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+            (0, 0, 0), 1, cv2.LINE_AA,
+        )
+    out = np.full((band.shape[0] + board.shape[0], width, 3), 255, dtype=np.uint8)
+    out[: band.shape[0]] = band
+    out[band.shape[0] :, : board.shape[1]] = board
+    return out
+
+
+_TILE_ORDER = (
+    "unknown", "0", "1", "2", "3", "4", "5", "6", "7", "8", "flag", "mine", "exploded",
+    "wrong_flag",
+)
 
 
 def find_face(image: Image, board: Region, image_origin: tuple[int, int]) -> tuple[int, int] | None:
@@ -143,6 +189,8 @@ def _wizard(
         ask("Show a new, untouched board of the game on screen, then press Enter: ")
         screen = capture.screen()
         image = capture.grab(screen)
+        # The profile is in the grab's pixels (several per point on a scaled display).
+        screen = ScreenScale(capture.scale()).screen_pixels(screen)
     except CaptureError as exc:
         raise WizardError(f"cannot grab the screen: {exc}") from exc
     finally:
@@ -187,6 +235,8 @@ def _wizard(
         new_game = _ask_new_game(image, prof, origin, ask, say)
     else:
         NewGame.parse(new_game)
+    first_click = getattr(args, "first_click", None) or _ask_first_click(prof, ask)
+    prof = prof.with_changes(first_click=first_click)
     if not name:
         default = prof.theme if prof.theme != "custom" else "custom"
         name = ask(f"Name for this profile [{default}]: ").strip() or default
@@ -196,18 +246,28 @@ def _wizard(
     except ProfileError as exc:
         raise ValueError(str(exc)) from exc
     picture = user_dir() / f"{name}.png"
-    board = (
-        prof.origin[0] - origin[0],
-        prof.origin[1] - origin[1],
-    )
-    write_png(picture, draw_grid(image, board, prof.pitch, prof.rows, prof.cols))
+    write_png(picture, calibration_picture(image, prof, origin))
     known = "built-in tiles" if prof.theme != "custom" else "a new theme: tiles are learned in play"
     say(
         f"profile {name!r}: {prof.cols}x{prof.rows}, {prof.mines} mines, theme {prof.theme} "
-        f"({known}), new game: {new_game or 'none'}"
+        f"({known}), new game: {new_game or 'none'}, first click: {prof.first_click}"
     )
     say(f"check the grid drawn on the board: {picture}")
     return path
+
+
+def _ask_first_click(prof: Profile, ask: Ask) -> str:
+    """The game's first-click rule; the theme's own (or safe) on an empty answer."""
+    default = prof.first_click
+    answer = ask(
+        "What does the game's first click do? safe (never a mine), opening (always opens "
+        f"an empty area), none (can hit a mine) [{default}]: "
+    ).strip().lower()
+    if not answer:
+        return default
+    if answer not in ("safe", "opening", "none"):
+        raise ValueError(f"first-click rule {answer!r}: expected safe, opening or none")
+    return answer
 
 
 def _ask_new_game(

@@ -29,7 +29,7 @@ from msolver.core.clock import Clock, RealClock
 from msolver.core.game import FirstClick
 from msolver.core.gamestats import ClickCount, GameStats, live_stats, totals
 from msolver.core.solver import Decision, Solver
-from msolver.io.capture import Capture, CaptureError
+from msolver.io.capture import Capture, CaptureError, ScreenScale
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse
 from msolver.play.plan import Click, plan
@@ -54,6 +54,9 @@ class GameResult:
     stats: GameStats | None = None  # 3BV and the rest, when the last board shows the mines
 
 
+_CHORD_BUTTONS: tuple[Button, ...] = ("middle", "left")
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     games: int = 1
@@ -61,7 +64,7 @@ class Settings:
     # Buttons tried, in order, for a chord; the first that works is kept. Middle
     # is the X11 convention (xdemineur), many games also chord on a left click
     # on a satisfied number (sgt-mines, gnome-mines).
-    chord_buttons: tuple[Button, ...] = ("middle", "left")
+    chord_buttons: tuple[Button, ...] = _CHORD_BUTTONS
     first_click: FirstClick = "safe"
     # How long a batch may take to show up on screen (gnome-mines needs ~70 ms).
     redraw_timeout: float = 1.5
@@ -76,6 +79,24 @@ class Settings:
     # Quiet time after a game ends before the new-game action.
     end_quiet: float = 0.25
     max_frames: int = 5000
+    # Log every frame's read board (event "read"), so a test can check each
+    # read against the game's final board.
+    log_reads: bool = False
+
+
+def chord_order(known: str | None) -> tuple[Button, ...]:
+    """The chord buttons to try, given the one a profile kept (None: not found yet).
+
+    A kept button goes first and the other one stays behind it, so a profile
+    that remembered wrong costs one failed chord, not the chords of a session.
+    """
+    if known == "none":
+        return ()
+    default = _CHORD_BUTTONS
+    for first in default:
+        if first == known:
+            return (first, *(b for b in default if b != first))
+    return default
 
 
 def game_state(board: Board) -> Result | None:
@@ -97,6 +118,7 @@ class _Game:
     last_guess_p: float | None = None
     count: ClickCount = field(default_factory=ClickCount)
     guesses: int = 0
+    covered: bool = False  # the end was seen under a window over the board
     misses: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
@@ -129,14 +151,27 @@ class Player:
         self._clock: Clock = clock or RealClock()
         self.clock = self._clock.monotonic
         self.sleep = self._clock.sleep
+        # The grid is in pixels of the whole-screen grab; the screen is asked
+        # for, and the mouse clicks, in points. Every conversion goes through
+        # `self.frame`, measured from the capture itself.
         self.grid = reader.grid
-        self.region = self.grid.rect()
+        try:
+            self.frame = ScreenScale(capture.scale())
+        except CaptureError as exc:
+            raise PlayStop(f"cannot grab the screen: {exc}") from exc
+        self.region, self._grab_origin = self.frame.region_for(self.grid.rect())
         self.solver = Solver(self.settings.first_click, batch_proven=True)
-        self.park = park_point(self.grid, capture.screen())
+        try:
+            park = park_point(self.grid, self.frame.screen_pixels(capture.screen()))
+        except ValueError as exc:
+            raise PlayStop(f"{exc}: make the game's window smaller") from exc
+        self.park = self.frame.to_points(*park)
         self.last_board: Board | None = None
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
+        # The chord button this session proved ("none": none works), for the profile.
+        self.chord_found: str | None = None
         if (
             new_game is not None
             and new_game.kind == "click"
@@ -178,6 +213,8 @@ class Player:
         recheck_until = self.clock() + self.settings.confirm
         while True:
             board = reading.board
+            if self.settings.log_reads:
+                self.log.write(event="read", game=number, board=board.to_text())
             try:
                 if prev is not None:
                     self._check_continuity(prev, board, skip=prev_unsure | reading.unsure)
@@ -194,10 +231,16 @@ class Player:
                 # A frame caught mid-redraw can read wrong for a moment: look
                 # again before calling it a problem.
                 if self.clock() > recheck_until:
-                    raise
+                    # A game that covers its board as it ends (a full-window
+                    # "you lose" screen) reads as nonsense with confidence.
+                    ended = self._ended_under_cover(reading, prev, sent)
+                    if ended is None:
+                        raise
+                    reading, game.covered = ended, True
+                    continue
                 self.rereads += 1
                 self.sleep(0.01)
-                image, reading = self._look(self._grab(), prev, _opens(sent))
+                image, reading = self._look(self._grab(), prev, sent, game)
                 continue
             over = game_state(board)
             if over is not None:
@@ -207,7 +250,8 @@ class Player:
                     # A certain move that loses is a misread or a solver bug:
                     # say so loudly rather than count it as bad luck.
                     self.say("warning: the game was lost on a move the solver called certain")
-                if over == "won":
+                if over == "won" and not game.covered:
+                    # (A board seen under a cover has no pixels to learn from.)
                     self.reader.learn(image, board)
                 start = game.first_click_at if game.first_click_at is not None else self.clock()
                 self.last_board = board
@@ -242,7 +286,7 @@ class Player:
             self._send(game, board, clicks, why)
             sent = clicks
             prev, prev_unsure = board, reading.unsure
-            image, reading = self._after_batch(image, board, clicks)
+            image, reading = self._after_batch(image, board, clicks, game)
             recheck_until = self.clock() + self.settings.confirm
 
     # -- acting ------------------------------------------------------------------------
@@ -251,7 +295,7 @@ class Player:
         for click, reason in zip(clicks, why, strict=True):
             self._check_stop()
             self._check_target(board, click)
-            x, y = self.grid.centre(click.index)
+            x, y = self._cell_point(click.index)
             if click.kind == "chord":
                 button: Button = self.chord_buttons[0]
             else:
@@ -289,11 +333,19 @@ class Player:
         # all it proves (about 21 instead of 48 frames an expert game).
         return self.solver.decide(reading.board)
 
+    def _cell_point(self, index: int) -> tuple[int, int]:
+        """Where to click cell `index`: its centre, in points."""
+        if self.frame.scale == 1.0:
+            return self.grid.centre(index)
+        return self.frame.to_points(*self.grid.centre_xy(*divmod(index, self.grid.cols)))
+
     def _check_target(self, board: Board, click: Click) -> None:
         """The last gate before a click: on the board, and on a cell of the right kind."""
-        x, y = self.grid.centre(click.index)
-        if not self.grid.inside(x, y) or self.grid.cell_at(x, y) != click.index:
-            raise PlayStop(f"refused a click at ({x}, {y}): outside the calibrated board")
+        px, py = self.frame.to_pixels(*self._cell_point(click.index))
+        if not self.grid.inside(px, py) or self.grid.cell_at(px, py) != click.index:
+            raise PlayStop(
+                f"refused a click at ({px:.0f}, {py:.0f}) px: outside the calibrated board"
+            )
         state = board.cells[click.index]
         if click.kind == "chord":
             ok = state > 0 and all(board.cells[j] == UNKNOWN for j in click.opens)
@@ -321,13 +373,30 @@ class Player:
     # -- looking ------------------------------------------------------------------------
 
     def _grab(self) -> Image:
+        """The board's pixels, `grid.rect()` exactly, whatever the display's scale."""
         try:
-            return self.capture.grab(self.region)
+            image = self.capture.grab(self.region)
         except CaptureError as exc:
             raise PlayStop(f"cannot grab the screen: {exc}") from exc
+        left, top, width, height = self.grid.rect()
+        x, y = left - self._grab_origin[0], top - self._grab_origin[1]
+        if (x, y) == (0, 0) and image.shape[:2] == (height, width):
+            return image
+        out = image[y : y + height, x : x + width]
+        if x < 0 or y < 0 or out.shape[:2] != (height, width):
+            raise PlayStop(
+                f"the screen grab ({image.shape[1]}x{image.shape[0]} px) does not hold the "
+                f"board: has the display's scale (now {self.capture.scale():g} pixels per "
+                f"point, was {self.frame.scale:g}) or the board's place changed? Recalibrate"
+            )
+        return out
 
     def _look(
-        self, image: Image, known: Board | None = None, opened: frozenset[int] = frozenset()
+        self,
+        image: Image,
+        known: Board | None = None,
+        sent: list[Click] | None = None,
+        game: _Game | None = None,
     ) -> tuple[Image, Reading]:
         """Read the frame; retry briefly on low confidence (a flash, a redraw) before giving up.
 
@@ -335,8 +404,9 @@ class Player:
         its board as it is won (gnome-mines) hides cells that were opened
         before; opened cells never change in a game, so those are taken from
         `known`, but only to see that the game is won, never to play on.
-        opened: the cells the last batch clicked open.
+        sent: the last batch (what it opened, and whether it guessed).
         """
+        opened = _opens(sent or [])
         deadline = self.clock() + self.settings.confirm
         while True:
             self._check_stop()
@@ -352,6 +422,12 @@ class Player:
             if not reading.low_confidence and open_zero is None:
                 return image, reading
             if self.clock() > deadline:
+                if known is not None and sent:
+                    ended = self._ended_under_cover(reading, known, sent)
+                    if ended is not None:
+                        if game is not None:
+                            game.covered = True
+                        return image, ended
                 board = reading.board
                 if reading.problem:
                     raise PlayStop(f"cannot read the board: {reading.problem}")
@@ -369,6 +445,48 @@ class Player:
             self._check_stop()
             self.sleep(0.02)
             image = self._grab()
+
+    def _ended_under_cover(
+        self, reading: Reading, known: Board | None, sent: list[Click]
+    ) -> Reading | None:
+        """The game's end, when a window or overlay covers the board after our last batch.
+
+        Called only once the cover has held still past the retries. Won when
+        the cells the batch opened were all the safe cells left (or a won
+        board shows through around a dialog); otherwise lost when the batch
+        opened a cell on a guess (its "you lose" screen) or mines show beside
+        the cover. A cover after certain clicks that did not finish the game
+        stays a stop: nothing we did can have ended it.
+        """
+        if known is None or not sent:
+            return None
+        box = _cover_box(reading, known)
+        if len(box) < min(_COVER_MIN, known.size):
+            return None
+        opened = _opens(sent)
+        outside = [s for i, s in enumerate(reading.board.cells) if i not in box]
+        mines_shown = any(s in (MINE, EXPLODED, WRONG_FLAG) for s in outside)
+        whole = Reading(reading.board, tuple(range(known.size)))
+        won = None
+        if not mines_shown:
+            won = _won_under_cover(reading, known, opened) or _won_under_cover(
+                whole, known, opened
+            )
+        if won is not None:
+            self.say("a window covers the board as the game ends: every safe cell is open, won")
+            return won
+        guessed = [c.index for c in sent if c.kind == "left" and c.p_mine > 0]
+        if not guessed and not mines_shown:
+            return None
+        hit = [i for i in guessed if i in box] or guessed
+        where = f" after a guess at {_where(known, hit[0])}" if hit else ""
+        self.say(f"a window covers the board{where}: the game is lost")
+        cells = list(reading.board.cells)
+        for i in box:
+            cells[i] = known.cells[i]
+        if hit:
+            cells[hit[0]] = EXPLODED
+        return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
     def _open_zero(self, board: Board) -> int | None:
         """A 0 next to an unopened cell, if any: the game opens a 0's neighbours in the
@@ -400,13 +518,13 @@ class Player:
         return image
 
     def _after_batch(
-        self, before: Image, board: Board, clicks: list[Click]
+        self, before: Image, board: Board, clicks: list[Click], game: _Game | None = None
     ) -> tuple[Image, Reading]:
         """The first settled read showing every click's effect, or the last by the timeout."""
         deadline = self.clock() + self.settings.redraw_timeout
         image = self._wait_change(before, self.settings.redraw_timeout)
         while True:
-            image, reading = self._look(image, board, _opens(clicks))
+            image, reading = self._look(image, board, clicks, game)
             pending = _pending(reading.board, clicks)
             if not pending or game_state(reading.board) is not None:
                 return image, reading
@@ -429,7 +547,11 @@ class Player:
 
     def _check_effects(self, game: _Game, board: Board, sent: list[Click]) -> None:
         chord_failed = False
-        for click in _pending(board, sent):
+        pending = _pending(board, sent)
+        if self.chord_buttons and any(c.kind == "chord" and c not in pending for c in sent):
+            # A chord opened its cells: this button works here (kept in the profile).
+            self.chord_found = self.chord_buttons[0]
+        for click in pending:
             if click.kind == "chord":
                 chord_failed = True
                 continue
@@ -445,6 +567,8 @@ class Player:
             # open cells one by one (the solver offers them again).
             failed = self.chord_buttons.pop(0)
             self.say(f"chording with the {failed} button did nothing here; not using it")
+            if not self.chord_buttons:
+                self.chord_found = "none"
 
     # -- between games ----------------------------------------------------------------
 
@@ -466,6 +590,8 @@ class Player:
         # Let an end-of-game animation finish first (sgt-mines flashes the
         # board and ignores keys meanwhile).
         self._quiet_screen(self.settings.end_quiet, self.settings.new_game_timeout)
+        # The button is kept in the profile's pixels; the mouse clicks in points.
+        button = self.frame.to_points(ng.x, ng.y)
         attempts = 3
         for attempt in range(1, attempts + 1):
             self._check_stop()
@@ -473,7 +599,7 @@ class Player:
             if ng.kind == "key":
                 self._mouse(lambda: self.mouse.key(ng.key))
             else:
-                self._mouse(lambda: self.mouse.click(ng.x, ng.y, "left"))
+                self._mouse(lambda: self.mouse.click(*button, "left"))
                 self._mouse(lambda: self.mouse.move(*self.park))
             deadline = self.clock() + self.settings.new_game_timeout / attempts
             while self.clock() < deadline:
@@ -510,6 +636,34 @@ def _opens(clicks: list[Click]) -> frozenset[int]:
     return frozenset(j for c in clicks if c.kind != "right" for j in c.opens)
 
 
+# Fewer cells than this under a cover are a misread tile, not a window.
+_COVER_MIN = 9
+
+
+def _cover_box(reading: Reading, known: Board) -> set[int]:
+    """The cells inside the box of what cannot be the board any more: unsure cells,
+    and opened cells or flags that read otherwise now (a dialog is a rectangle)."""
+    if sum(1 for s in reading.board.cells if s >= 0) > known.size - known.mines:
+        # More cells read open than the board has safe cells: none of it is the board.
+        return set(range(known.size))
+    covered = set(reading.low_confidence)
+    covered |= {
+        i
+        for i, (a, b) in enumerate(zip(known.cells, reading.board.cells, strict=True))
+        if (a >= 0 or a == FLAG) and b != a
+    }
+    if not covered:
+        return set()
+    w = known.width
+    rows = [i // w for i in covered]
+    cols = [i % w for i in covered]
+    return {
+        r * w + c
+        for r in range(min(rows), max(rows) + 1)
+        for c in range(min(cols), max(cols) + 1)
+    }
+
+
 def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> Reading | None:
     """The reading completed from `known` where it is unsure, if that shows a won game.
 
@@ -519,26 +673,11 @@ def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> 
     show its mines instead of a dialog, and any mine in sight refuses the win.
     """
     cells = list(reading.board.cells)
-    # Unsure cells, and opened cells or flags that read otherwise now: what a
-    # dialog drawn over the board shows there is not the board.
-    covered = set(reading.low_confidence)
-    covered |= {
-        i
-        for i, (a, b) in enumerate(zip(known.cells, cells, strict=True))
-        if (a >= 0 or a == FLAG) and b != a
-    }
+    # What a dialog drawn over the board shows there is not the board, even
+    # where it happens to look like a cell.
+    covered = _cover_box(reading, known)
     if not covered:
         return None
-    # A dialog is a rectangle: what lies inside the box of the evidence reads
-    # the dialog, not the board, even where it happens to look like a cell.
-    w = known.width
-    rows = [i // w for i in covered]
-    cols = [i % w for i in covered]
-    covered = {
-        r * w + c
-        for r in range(min(rows), max(rows) + 1)
-        for c in range(min(cols), max(cols) + 1)
-    }
     hidden_opens = []
     for i in covered:
         cells[i] = known.cells[i]
@@ -573,5 +712,6 @@ __all__ = [
     "PlayStop",
     "Player",
     "Settings",
+    "chord_order",
     "game_state",
 ]

@@ -1,8 +1,13 @@
 """The calibration profile: where a board is on the screen and what its tiles look like.
 
-A profile is a frozen value. Its `grid` is in *screen* pixels (all monitors,
-as mss monitor 0 reports them, so it may be negative on a left/top monitor):
-cell (row, col) occupies the box whose top-left corner is
+A profile is a frozen value. Its `grid` is in *screen* pixels: the pixels of
+a grab of all monitors (mss monitor 0), placed so that pixel x = point x *
+the display's scale (so it may be negative on a left/top monitor). On a
+display with one pixel per point (Linux, Windows) these are the mouse's
+coordinates too; elsewhere (macOS Retina) the player converts to points
+(`msolver.io.capture.ScreenScale`). A click new-game button is in the same frame.
+
+Cell (row, col) occupies the box whose top-left corner is
 ``origin + (col * pitch_x, row * pitch_y)`` and whose size is one pitch; the
 box includes any gap between tiles, so boxes tile the board without holes.
 
@@ -18,6 +23,13 @@ of every cell (`blank`: one BLANK_K x BLANK_K RGB patch per cell, row by row,
 zlib-compressed base64 in the JSON), so a gradient, texture or vignette
 behind the tiles is part of each cell's own blank look. Older profiles
 without it still load (`blank` is None).
+
+Facts about the game, not its looks, kept once found: `chord` is the mouse
+button that chords on a number ("middle", "left", "none" when the game does
+not chord; None until a game has shown it), and `first_click` the game's
+first-click rule ("safe", "opening", "none": some games lay their mines before
+the first click). Older profiles without them still load: the chord is probed
+again, the rule comes from the built-in theme (or "safe").
 
 Profiles are saved as one JSON file (tiles embedded as base64 PNG) under the
 user's config directory (MSOLVER_PROFILE_DIR overrides it), written
@@ -78,6 +90,22 @@ STATE_OF_LABEL: dict[str, int] = {
 BLANK_K = 8
 
 BUILTIN_NAMES: tuple[str, ...] = ("sgt-mines", "gnome-mines", "xdemineur")
+
+CHORD_BUTTONS: tuple[str, ...] = ("middle", "left", "none")
+FIRST_CLICK_RULES: tuple[str, ...] = ("safe", "opening", "none")
+# What each built-in game does on its first click (docs/FIELD_NOTES): sgt-mines
+# always opens a zero; xdemineur opens an area at launch, so a later click
+# can hit a mine.
+THEME_FIRST_CLICK: dict[str, str] = {
+    "sgt-mines": "opening",
+    "gnome-mines": "safe",
+    "xdemineur": "none",
+}
+
+
+def default_first_click(theme: str) -> str:
+    """The first-click rule a profile of `theme` gets unless told otherwise."""
+    return THEME_FIRST_CLICK.get(theme, "safe")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -98,6 +126,14 @@ class Profile:
     version: int = FORMAT_VERSION
     # Each cell's look on the blank board: (rows * cols, BLANK_K, BLANK_K, 3) uint8.
     blank: Image | None = None
+    # The button that chords ("middle", "left", "none"); None: not found yet.
+    chord: str | None = None
+    # The game's first-click rule; "" means the theme's default.
+    first_click: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.first_click:
+            object.__setattr__(self, "first_click", default_first_click(self.theme))
 
     # -- the grid's numbers, for reading ----------------------------------------
 
@@ -176,6 +212,8 @@ class Profile:
             "cols": self.cols,
             "mines": self.mines,
             "new_game": self.new_game,
+            "chord": self.chord,
+            "first_click": self.first_click,
             "tiles": {
                 label: [_png_b64(t) for t in variants] for label, variants in self.tiles.items()
             },
@@ -219,6 +257,8 @@ class Profile:
                 tiles=tiles,
                 new_game=None if data.get("new_game") is None else str(data["new_game"]),
                 blank=None if data.get("blank") is None else _blank_decode(data["blank"]),
+                chord=None if data.get("chord") is None else str(data["chord"]),
+                first_click=str(data.get("first_click") or ""),
             )
         except ProfileError:
             raise
@@ -242,6 +282,15 @@ class Profile:
             raise ProfileError(f"{where}: cell pitch {self.pitch} is too small")
         if not 0 <= self.mines <= self.rows * self.cols:
             raise ProfileError(f"{where}: mine count {self.mines} does not fit the board")
+        if self.chord is not None and self.chord not in CHORD_BUTTONS:
+            raise ProfileError(
+                f"{where}: chord button {self.chord!r} is not one of {', '.join(CHORD_BUTTONS)}"
+            )
+        if self.first_click not in FIRST_CLICK_RULES:
+            raise ProfileError(
+                f"{where}: first-click rule {self.first_click!r} is not one of "
+                f"{', '.join(FIRST_CLICK_RULES)}"
+            )
         if "unknown" not in self.tiles:
             raise ProfileError(f"{where}: has no tile for unopened cells")
         if self.blank is not None and self.blank.shape != (

@@ -1,0 +1,164 @@
+"""The game's end under a cover, per-profile facts (chord, first click) and read events."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from msolver.core.clock import FakeClock
+from msolver.core.game import Game, Status
+from msolver.io.capture import RecordedCapture
+from msolver.io.hotkeys import FakeHotkeys
+from msolver.play.loop import Player, Settings, chord_order
+from msolver.play.target import NewGame
+from msolver.shell.log import EventLog
+from msolver.vision.image import Image
+from tests.support.live import SimReader, SimScreen, colour_of, expert_sim
+
+
+def _covered_when_over(sim: SimScreen, colour: tuple[int, int, int]) -> RecordedCapture:
+    """The game's whole window replaced by a flat screen once the game ends."""
+
+    def grab() -> Image:
+        img = sim.grab()
+        if sim.game.status is not Status.PLAYING:
+            img = img.copy()
+            img[:] = colour
+        return img
+
+    return RecordedCapture(grab)
+
+
+def _player(
+    sim: SimScreen, capture: RecordedCapture, settings: Settings, log: EventLog | None = None
+) -> tuple[Player, list[str]]:
+    said: list[str] = []
+    player = Player(
+        SimReader(sim.grid, sim.game.mines),
+        capture,
+        sim.mouse(),
+        FakeHotkeys(started=True),
+        new_game=NewGame.parse("n"),
+        settings=settings,
+        log=log,
+        say=said.append,
+        clock=FakeClock(),
+    )
+    return player, said
+
+
+def _settings(games: int, **kw: object) -> Settings:
+    return Settings(
+        games=games, redraw_timeout=0.3, settle=0.0, confirm=0.05, new_game_timeout=1.0, **kw
+    )  # type: ignore[arg-type]
+
+
+# A flat screen over everything once the game ends: black reads as no cell
+# at all (low confidence), the opened-zero colour reads with confidence as a
+# board of zeros.
+@pytest.mark.parametrize("colour", [(0, 0, 0), colour_of(0)])
+def test_a_full_window_lose_or_win_screen_ends_the_game_and_the_next_one_starts(
+    tmp_path: Path, colour: tuple[int, int, int]
+) -> None:
+    # Every game is logged as game_over with the result the game itself had,
+    # never a safety stop, and the next one starts with the new-game key.
+    seeds = iter(range(300, 400))
+    sim = expert_sim(41, first_click="safe")
+    results: list[str] = []
+
+    def new_game() -> Game:
+        results.append(sim.game.status.value)
+        return Game(30, 16, 99, seed=next(seeds), first_click="safe")
+
+    sim.new_game = new_game
+    log_path = tmp_path / "log.jsonl"
+    log = EventLog(log_path)
+    player, said = _player(sim, _covered_when_over(sim, colour), _settings(6), log)
+    outcome = player.run()
+    log.close()
+    results.append(sim.game.status.value)
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == results
+    # Not a string of wins: the cover must be read as a loss too.
+    assert "lost" in results and "won" in results
+    events = [json.loads(line) for line in log_path.read_text().splitlines()]
+    over = [e["result"] for e in events if e["event"] == "game_over"]
+    assert over == results
+    assert not [e for e in events if e["event"] == "stop"]
+    assert any("is lost" in m for m in said) and any("won" in m for m in said)
+
+
+def test_a_cover_after_certain_clicks_only_is_still_a_stop(tmp_path: Path) -> None:
+    # Nothing we did can have ended the game: a window over it stays a stop.
+    sim = expert_sim(13)
+    # Black from the first click on, which is certain under the opening rule.
+    sim.cover = lambda _n: len(sim.clicks) >= 1
+    log = EventLog(tmp_path / "log.jsonl")
+    player, _ = _player(sim, sim.capture(), _settings(1, first_click="opening"), log)
+    outcome = player.run()
+    log.close()
+    assert not outcome.games and outcome.stopped is not None
+    assert "low confidence" in outcome.stopped
+    events = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    clicks = [e for e in events if e["event"] == "click"]
+    assert [e["p_mine"] for e in clicks] == [0.0]
+
+
+def test_the_chord_button_found_is_reported_and_a_kept_one_skips_the_probe() -> None:
+    sim = expert_sim(7, chords=frozenset({"left"}))
+    player, said = _player(sim, sim.capture(), _settings(1))
+    outcome = player.run()
+    assert outcome.stopped is None
+    assert player.chord_found == "left"
+    assert any("middle" in m for m in said)
+    # The next session with the kept button: no failed middle chord at all.
+    sim2 = expert_sim(7, chords=frozenset({"left"}))
+    player2, said2 = _player(sim2, sim2.capture(), _settings(1, chord_buttons=chord_order("left")))
+    player2.run()
+    assert not any(b == "middle" for _, _, b in sim2.clicks)
+    assert not any("middle" in m for m in said2)
+    assert player2.chord_found == "left"
+    # A game that chords with neither button: found once, then never tried.
+    sim3 = expert_sim(7, chords=frozenset())
+    player3, _ = _player(sim3, sim3.capture(), _settings(1))
+    player3.run()
+    assert player3.chord_found == "none"
+    assert chord_order("none") == ()
+    assert chord_order(None) == ("middle", "left")
+    assert chord_order("middle") == ("middle", "left")
+
+
+def test_first_click_p_mine_follows_the_rule(tmp_path: Path) -> None:
+    for rule, expect in (("safe", 0.0), ("opening", 0.0), ("none", round(99 / 480, 6))):
+        sim = expert_sim(3, first_click="safe")
+        path = tmp_path / f"{rule}.jsonl"
+        log = EventLog(path)
+        player, _ = _player(sim, sim.capture(), _settings(1, first_click=rule), log)
+        player.run()
+        log.close()
+        events = [json.loads(line) for line in path.read_text().splitlines()]
+        first = next(e for e in events if e["event"] == "click")
+        assert first["p_mine"] == expect, rule
+
+
+def test_read_events_give_each_frame_and_end_on_the_final_board(tmp_path: Path) -> None:
+    sim = expert_sim(3)
+    path = tmp_path / "reads.jsonl"
+    log = EventLog(path)
+    player, _ = _player(sim, sim.capture(), _settings(1, log_reads=True), log)
+    outcome = player.run()
+    log.close()
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    reads = [e for e in events if e["event"] == "read"]
+    assert len(reads) >= outcome.games[0].frames
+    assert reads[-1]["board"] == sim.game.board.to_text()
+    assert {tuple(sorted(e)) for e in reads} == {("board", "event", "game")}
+    # Without the flag, no read events.
+    path2 = tmp_path / "plain.jsonl"
+    log2 = EventLog(path2)
+    sim2 = expert_sim(3)
+    _player(sim2, sim2.capture(), _settings(1), log2)[0].run()
+    log2.close()
+    assert '"read"' not in path2.read_text()
