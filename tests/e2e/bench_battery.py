@@ -178,6 +178,9 @@ def run_one(
                     str(variant.mines),
                     "--new-game",
                     win.new_game,
+                    # The game's own first-click rule: the first click's p_mine is honest.
+                    "--first-click",
+                    variant.first_click,
                     "--json",
                 ],
                 env,

@@ -41,7 +41,7 @@ def render_hint(board: Board, solver: Solver | None = None) -> str:
         sure = "certain" if decision.certain else f"guess, {m.p_mine:.0%} mine"
         more = len(decision.moves) - 1
         extra = f" (+{more} more certain moves)" if more > 0 else ""
-        lines.append(f"best move: {what} row {r + 1}, column {c + 1} ({sure}){extra}")
+        lines.append(f"best move: {what} row {r}, col {c} ({sure}){extra}")
         lines.append(f"why: {explain(board, decision, m)}")
     header = "    " + "".join(f"{c + 1:3d}" for c in range(w))
     lines.append(header)

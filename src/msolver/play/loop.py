@@ -106,7 +106,7 @@ def game_state(board: Board) -> Result | None:
 
 def _where(board: Board, index: int) -> str:
     row, col = divmod(index, board.width)
-    return f"row {row + 1}, column {col + 1}"
+    return f"row {row}, col {col}"
 
 
 @dataclass

@@ -394,7 +394,7 @@ def calibrate(
             r, c = lat.unlike[0]
             raise CalibrationError(
                 f"the board is partly played or covered ({len(lat.unlike)} of its cells, "
-                f"first at row {r + 1}, column {c + 1}, do not look like a blank cell): "
+                f"first at row {r}, col {c}, do not look like a blank cell): "
                 "show a new, unplayed board"
             )
         tiles = {"unknown": (observed_unknown_tile(rgb, grid),)}

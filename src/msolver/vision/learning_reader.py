@@ -432,7 +432,7 @@ class LearningReader:
             return self._unread(
                 states,
                 sorted(set(new) | set(outside)),
-                f"the board changed where we did not click (row {row + 1}, column {col + 1})",
+                f"the board changed where we did not click (row {row}, col {col})",
             )
         if new:
             now = self._clock.monotonic()

@@ -65,7 +65,7 @@ def build(board: Board) -> Constraints | Inconsistent:
                 if need < 0
                 else f"it needs {need} more mines but has {len(unk)} unknown neighbours"
             )
-            return Inconsistent(f"row {r + 1}, column {c + 1}: the {s} cannot hold: {why}")
+            return Inconsistent(f"row {r}, col {c}: the {s} cannot hold: {why}")
         if not unk:
             continue
         key = tuple(unk)
@@ -73,7 +73,7 @@ def build(board: Board) -> Constraints | Inconsistent:
         if old is not None and old != need:
             r, c = divmod(i, board.width)
             return Inconsistent(
-                f"row {r + 1}, column {c + 1}: the {s} disagrees with a neighbouring number"
+                f"row {r}, col {c}: the {s} disagrees with a neighbouring number"
             )
         seen[key] = need
     mines_left = board.mines - known
