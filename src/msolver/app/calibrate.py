@@ -43,6 +43,13 @@ def register(sub: Any) -> None:
         "opens), none (mines laid before the first click); default: the built-in "
         "theme's, else safe",
     )
+    p.add_argument(
+        "--flag",
+        default=None,
+        choices=("right", "ctrl+left", "alt+left", "shift+left"),
+        help="the click that flags a cell: right (default), or a left click with a key "
+        "held, for games that flag so (a web game: a right click opens the browser's menu)",
+    )
     p.add_argument("--json", action="store_true", help="print the profile summary as JSON")
     p.set_defaults(handler=calibrate_command)
 
@@ -138,6 +145,9 @@ def calibrate_command(args: argparse.Namespace) -> int:
         first_click = getattr(args, "first_click", None)
         if first_click:
             prof = prof.with_changes(first_click=first_click)
+        flag = getattr(args, "flag", None)
+        if flag:
+            prof = prof.with_changes(flag=flag)
         name = args.name or (prof.theme if prof.theme != "custom" else "custom")
         check_click_off_board(new_game, prof.grid.rect())
         # Beside the profile, what was found, for a person to check at a glance
@@ -163,6 +173,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
         "labels": sorted(prof.tiles),
         "new_game": prof.new_game,
         "first_click": prof.first_click,
+        "flag": prof.flag,
         "picture": str(picture),
     }
     if getattr(args, "json", False):
@@ -171,7 +182,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
         print(
             f"profile {name!r} ({prof.theme}): {prof.cols}x{prof.rows}, {prof.mines} mines, "
             f"origin {summary['origin']}, pitch {summary['pitch']}, tiles {len(prof.tiles)} kinds, "
-            f"first click {prof.first_click}"
+            f"first click {prof.first_click}, flag {prof.flag}"
         )
         print(f"saved {path}")
         print(f"check the grid drawn on the board: {picture}")

@@ -261,6 +261,7 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
             chord=not args.no_chord,
             chord_buttons=chord_order(profile.chord),
             first_click=cast("FirstClick", profile.first_click),
+            flag=profile.flag,
             log_reads=args.log_reads,
         )
         reader = reader_for(profile)

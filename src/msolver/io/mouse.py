@@ -21,6 +21,9 @@ from typing import Any, Literal, Protocol
 
 Button = Literal["left", "right", "middle"]
 BUTTONS: tuple[Button, ...] = ("left", "right", "middle")
+# Keys a click may hold down: some games flag on ctrl/alt/shift + left click
+# (a right click opens a browser's context menu over a web game).
+MODIFIERS: tuple[str, ...] = ("ctrl", "alt", "shift")
 
 
 class MouseError(RuntimeError):
@@ -34,7 +37,11 @@ class FailSafe(RuntimeError):
 class Mouse(Protocol):
     def move(self, x: int, y: int) -> None: ...
 
-    def click(self, x: int, y: int, button: Button = "left") -> None: ...
+    def click(
+        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
+    ) -> None:
+        """Click `button` at (x, y) with the modifier keys `mods` (from MODIFIERS) held."""
+        ...
 
     def key(self, combo: str) -> None:
         """Press a key combination such as "n", "ctrl+n" or "F2"."""
@@ -56,9 +63,29 @@ def split_combo(combo: str) -> list[str]:
     return [p if len(p) == 1 else p.lower() for p in parts]
 
 
+def parse_click(action: str) -> tuple[Button, tuple[str, ...]]:
+    """ "ctrl+left" -> ("left", ("ctrl",)); "right" -> ("right", ()); ValueError if bad."""
+    try:
+        *mods, button = split_combo(action)
+    except ValueError as exc:
+        raise ValueError(f"bad click {action!r} (expected e.g. right, ctrl+left)") from exc
+    if button not in BUTTONS:
+        raise ValueError(f"bad click {action!r}: {button!r} is not a mouse button")
+    for m in mods:
+        if m not in MODIFIERS:
+            raise ValueError(f"bad click {action!r}: {m!r} is not one of {', '.join(MODIFIERS)}")
+    return button, tuple(mods)
+
+
 def join_combo(parts: list[str]) -> str:
     """["ctrl", "n"] -> "ctrl+n": the printer `split_combo` reads back."""
     return "+".join(parts)
+
+
+def check_mods(mods: tuple[str, ...]) -> None:
+    for m in mods:
+        if m not in MODIFIERS:
+            raise ValueError(f"{m!r} is not a modifier a click can hold ({', '.join(MODIFIERS)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +97,7 @@ class Action:
     y: int = 0
     button: Button | None = None
     combo: str = ""
+    mods: tuple[str, ...] = ()
 
 
 class RecordingMouse:
@@ -101,9 +129,12 @@ class RecordingMouse:
         self.actions.append(Action("move", x, y))
         self._pos = (x, y)
 
-    def click(self, x: int, y: int, button: Button = "left") -> None:
+    def click(
+        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
+    ) -> None:
         self._check()
-        self.actions.append(Action("click", x, y, button))
+        check_mods(mods)
+        self.actions.append(Action("click", x, y, button, mods=tuple(mods)))
         self._pos = (x, y)
         if self._on_click is not None:
             self._on_click(x, y, button)
@@ -155,8 +186,20 @@ class PyAutoGuiMouse:
     def move(self, x: int, y: int) -> None:
         self._run(self._pg.moveTo, x, y, _pause=False)
 
-    def click(self, x: int, y: int, button: Button = "left") -> None:
-        self._run(self._pg.click, x, y, button=button, _pause=False)
+    def click(
+        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
+    ) -> None:
+        check_mods(mods)
+        held: list[str] = []
+        try:
+            for m in mods:
+                self._run(self._pg.keyDown, m, _pause=False)
+                held.append(m)
+            self._run(self._pg.click, x, y, button=button, _pause=False)
+        finally:
+            # A modifier left down would turn the user's own typing into shortcuts.
+            for m in reversed(held):
+                self._pg.keyUp(m, _pause=False)
 
     def key(self, combo: str) -> None:
         # pyautogui sends the server's own keycode for the key; pynput may
@@ -178,6 +221,21 @@ class PynputKeys:
             raise MouseError(f"pynput cannot start here: {exc}") from exc
         self._kb: Any = keyboard
         self._ctl: Any = keyboard.Controller()
+
+    def down(self, name: str) -> None:
+        self._ctl.press(self._key(name))
+
+    def up(self, name: str) -> None:
+        self._ctl.release(self._key(name))
+
+    def _key(self, name: str) -> Any:
+        if len(name) == 1:
+            return name
+        alias = {"control": "ctrl", "return": "enter", "escape": "esc"}.get(name, name)
+        try:
+            return getattr(self._kb.Key, alias)
+        except AttributeError as exc:
+            raise ValueError(f"unknown key {name!r}") from exc
 
     def press(self, combo: str) -> None:
         keys = []
@@ -216,7 +274,8 @@ class PynputMouse:
         except Exception as exc:
             raise MouseError(f"pynput cannot start here: {exc}") from exc
         self._mouse: Any = mouse.Controller()
-        self._press = keys if keys is not None else PynputKeys().press
+        self._keys: PynputKeys | None = None if keys is not None else PynputKeys()
+        self._press = keys if keys is not None else self._board_keys().press
         self._buttons: dict[str, Any] = {
             "left": mouse.Button.left,
             "right": mouse.Button.right,
@@ -228,6 +287,11 @@ class PynputMouse:
             right, bottom = left + width - 1, top + height - 1
             self._corners = {(left, top), (right, top), (left, bottom), (right, bottom)}
 
+    def _board_keys(self) -> PynputKeys:
+        if self._keys is None:
+            self._keys = PynputKeys()
+        return self._keys
+
     def _check(self) -> None:
         if self.position() in self._corners:
             raise FailSafe("pointer moved into a screen corner")
@@ -236,10 +300,24 @@ class PynputMouse:
         self._check()
         self._mouse.position = (x, y)
 
-    def click(self, x: int, y: int, button: Button = "left") -> None:
+    def click(
+        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
+    ) -> None:
         self._check()
+        check_mods(mods)
         self._mouse.position = (x, y)
-        self._mouse.click(self._buttons[button])
+        keys = self._board_keys() if mods else None
+        held: list[str] = []
+        try:
+            for m in mods:
+                assert keys is not None
+                keys.down(m)
+                held.append(m)
+            self._mouse.click(self._buttons[button])
+        finally:
+            for m in reversed(held):
+                assert keys is not None
+                keys.up(m)
 
     def key(self, combo: str) -> None:
         self._check()

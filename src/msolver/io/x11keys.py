@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from msolver.io.hotkeys import HotkeyError
-from msolver.io.mouse import Button, FailSafe, MouseError, split_combo
+from msolver.io.mouse import Button, FailSafe, MouseError, check_mods, split_combo
 
 # Names split_combo yields (lower-cased) -> X keysym names.
 _KEYSYM_NAMES = {
@@ -218,12 +218,23 @@ class X11Mouse:
         self._warp(x, y)
         self._disp.sync()
 
-    def click(self, x: int, y: int, button: Button = "left") -> None:
+    def click(
+        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
+    ) -> None:
         self._check()
+        check_mods(mods)
+        codes = [_keycode(self._disp, m, "+".join(mods)) for m in mods]
         self._warp(x, y)
-        self._fake(self._disp, self._X.ButtonPress, _BUTTONS[button])
-        self._fake(self._disp, self._X.ButtonRelease, _BUTTONS[button])
-        self._disp.sync()
+        try:
+            for code in codes:
+                self._fake(self._disp, self._X.KeyPress, code)
+            self._fake(self._disp, self._X.ButtonPress, _BUTTONS[button])
+            self._fake(self._disp, self._X.ButtonRelease, _BUTTONS[button])
+        finally:
+            # A modifier left down would turn the user's own typing into shortcuts.
+            for code in reversed(codes):
+                self._fake(self._disp, self._X.KeyRelease, code)
+            self._disp.sync()
 
     def key(self, combo: str) -> None:
         self._check()

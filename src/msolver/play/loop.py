@@ -31,7 +31,7 @@ from msolver.core.gamestats import ClickCount, GameStats, live_stats, totals
 from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError, ScreenScale
 from msolver.io.hotkeys import Hotkeys
-from msolver.io.mouse import Button, FailSafe, Mouse
+from msolver.io.mouse import Button, FailSafe, Mouse, parse_click
 from msolver.play.plan import Click, plan
 from msolver.play.record import Recorder, click_reasons
 from msolver.play.target import NewGame, park_point
@@ -66,6 +66,9 @@ class Settings:
     # on a satisfied number (sgt-mines, gnome-mines).
     chord_buttons: tuple[Button, ...] = _CHORD_BUTTONS
     first_click: FirstClick = "safe"
+    # The click that flags a cell: "right", or a left click with a key held
+    # ("ctrl+left": a web game, where a right click opens the browser's menu).
+    flag: str = "right"
     # How long a batch may take to show up on screen (gnome-mines needs ~70 ms).
     redraw_timeout: float = 1.5
     # The frame must hold still this long before it is read (no half-drawn board).
@@ -170,6 +173,10 @@ class Player:
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
+        try:
+            self.flag_click = parse_click(self.settings.flag)
+        except ValueError as exc:
+            raise PlayStop(f"{exc}; recalibrate with --flag") from exc
         # The chord button this session proved ("none": none works), for the profile.
         self.chord_found: str | None = None
         if (
@@ -296,11 +303,14 @@ class Player:
             self._check_stop()
             self._check_target(board, click)
             x, y = self._cell_point(click.index)
+            mods: tuple[str, ...] = ()
             if click.kind == "chord":
                 button: Button = self.chord_buttons[0]
+            elif click.kind == "right":
+                button, mods = self.flag_click
             else:
                 button = click.kind
-            self._click(x, y, button)
+            self._click(x, y, button, mods)
             if game.first_click_at is None:
                 game.first_click_at = self.clock()
             game.clicks += 1
@@ -357,8 +367,8 @@ class Player:
                 "the cell was not read as one to click"
             )
 
-    def _click(self, x: int, y: int, button: Button) -> None:
-        self._mouse(lambda: self.mouse.click(x, y, button))
+    def _click(self, x: int, y: int, button: Button, mods: tuple[str, ...] = ()) -> None:
+        self._mouse(lambda: self.mouse.click(x, y, button, mods))
 
     def _mouse(self, action: Callable[[], None]) -> None:
         try:

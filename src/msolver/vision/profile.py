@@ -29,7 +29,10 @@ button that chords on a number ("middle", "left", "none" when the game does
 not chord; None until a game has shown it), and `first_click` the game's
 first-click rule ("safe", "opening", "none": some games lay their mines before
 the first click). Older profiles without them still load: the chord is probed
-again, the rule comes from the built-in theme (or "safe").
+again, the rule comes from the built-in theme (or "safe"). `flag` is the
+click that flags a cell: "right" (the default, also for older profiles) or a
+modified left click such as "ctrl+left" (a web game in a browser, where a
+right click opens the browser's context menu).
 
 Profiles are saved as one JSON file (tiles embedded as base64 PNG) under the
 user's config directory (MSOLVER_PROFILE_DIR overrides it), written
@@ -93,6 +96,8 @@ BUILTIN_NAMES: tuple[str, ...] = ("sgt-mines", "gnome-mines", "xdemineur")
 
 CHORD_BUTTONS: tuple[str, ...] = ("middle", "left", "none")
 FIRST_CLICK_RULES: tuple[str, ...] = ("safe", "opening", "none")
+# The clicks that can flag a cell (mouse.parse_click reads them).
+FLAG_ACTIONS: tuple[str, ...] = ("right", "ctrl+left", "alt+left", "shift+left")
 # What each built-in game does on its first click (docs/FIELD_NOTES): sgt-mines
 # always opens a zero; xdemineur opens an area at launch, so a later click
 # can hit a mine.
@@ -130,6 +135,8 @@ class Profile:
     chord: str | None = None
     # The game's first-click rule; "" means the theme's default.
     first_click: str = ""
+    # The click that flags a cell (one of FLAG_ACTIONS).
+    flag: str = "right"
 
     def __post_init__(self) -> None:
         if not self.first_click:
@@ -214,6 +221,7 @@ class Profile:
             "new_game": self.new_game,
             "chord": self.chord,
             "first_click": self.first_click,
+            "flag": self.flag,
             "tiles": {
                 label: [_png_b64(t) for t in variants] for label, variants in self.tiles.items()
             },
@@ -259,6 +267,7 @@ class Profile:
                 blank=None if data.get("blank") is None else _blank_decode(data["blank"]),
                 chord=None if data.get("chord") is None else str(data["chord"]),
                 first_click=str(data.get("first_click") or ""),
+                flag=str(data.get("flag") or "right"),
             )
         except ProfileError:
             raise
@@ -290,6 +299,10 @@ class Profile:
             raise ProfileError(
                 f"{where}: first-click rule {self.first_click!r} is not one of "
                 f"{', '.join(FIRST_CLICK_RULES)}"
+            )
+        if self.flag not in FLAG_ACTIONS:
+            raise ProfileError(
+                f"{where}: flag click {self.flag!r} is not one of {', '.join(FLAG_ACTIONS)}"
             )
         if "unknown" not in self.tiles:
             raise ProfileError(f"{where}: has no tile for unopened cells")
