@@ -100,3 +100,17 @@ def test_the_chord_button_a_session_found_is_kept_in_a_user_profile(profile_dir:
     assert (profile_dir / "mine.json").stat().st_mtime_ns == stamp
     _save_learned(object(), argparse.Namespace(profile="xdemineur"), said.append, "middle")
     assert not (profile_dir / "xdemineur.json").exists()
+
+
+def test_calibrate_takes_the_flag_click(
+    profile_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shot = str(SHOTS / "sgt-mines" / "t20-blank.png")
+    assert main(["calibrate", "--image", shot, "--name", "w", "--flag", "ctrl+left", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["flag"] == "ctrl+left"
+    assert load_profile("w").flag == "ctrl+left"
+    assert main(["calibrate", "--image", shot, "--name", "r"]) == 0
+    assert load_profile("r").flag == "right"
+    capsys.readouterr()
+    assert main(["calibrate", "--image", shot, "--name", "x", "--flag", "middle"]) == 2
+    assert not (profile_dir / "x.json").exists()

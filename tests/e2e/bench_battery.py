@@ -181,6 +181,8 @@ def run_one(
                     # The game's own first-click rule: the first click's p_mine is honest.
                     "--first-click",
                     variant.first_click,
+                    "--flag",
+                    variant.flag,
                     "--json",
                 ],
                 env,

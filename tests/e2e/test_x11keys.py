@@ -145,3 +145,36 @@ def test_xtest_mouse_moves_clicks_types_and_stops_in_a_corner(xvfb: str) -> None
         xdotool("mousemove", "100", "100")  # out of the corner for the next test
         keys.close()
         mouse.close()
+
+
+def test_xtest_mouse_clicks_with_a_modifier_held_and_lets_it_go(xvfb: str) -> None:
+    from Xlib import X, display
+
+    disp = display.Display()
+    root = disp.screen().root
+    win = root.create_window(
+        0, 0, 400, 300, 0, disp.screen().root_depth, event_mask=X.ButtonPressMask
+    )
+    win.map()
+    disp.sync()
+    mouse = X11Mouse((0, 0, 1920, 1080))
+    try:
+        time.sleep(0.2)  # the window is mapped before the click
+        mouse.click(200, 150, "left", ("ctrl",))
+        mouse.click(210, 150, "left")
+        states = []
+        deadline = time.monotonic() + 2.0
+        while len(states) < 2 and time.monotonic() < deadline:
+            if disp.pending_events():
+                ev = disp.next_event()
+                if ev.type == X.ButtonPress:
+                    states.append((ev.detail, ev.event_x, bool(ev.state & X.ControlMask)))
+            else:
+                time.sleep(0.01)
+        assert states == [(1, 200, True), (1, 210, False)]
+        with pytest.raises(ValueError, match="modifier"):
+            mouse.click(200, 150, "left", ("hyper",))
+    finally:
+        mouse.close()
+        win.destroy()
+        disp.close()

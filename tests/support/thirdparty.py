@@ -98,6 +98,9 @@ class Variant:
     end_signal: str
     builtin: str | None = None
     params: tuple[tuple[str, Any], ...] = ()
+    # The click that flags (msolver calibrate --flag): a right click in the web
+    # game opens Chromium's context menu over the board; ctrl+click flags there.
+    flag: str = "right"
 
     def param(self, key: str, default: Any = None) -> Any:
         return dict(self.params).get(key, default)
@@ -280,6 +283,7 @@ def _web(zoom: float, cols: int, rows: int, mines: int) -> Variant:
         first_click="none",
         end_signal=WEB_END,
         params=(("zoom", zoom),),
+        flag="ctrl+left",
     )
 
 
