@@ -198,8 +198,14 @@ class PyAutoGuiMouse:
             self._run(self._pg.click, x, y, button=button, _pause=False)
         finally:
             # A modifier left down would turn the user's own typing into shortcuts.
-            for m in reversed(held):
-                self._pg.keyUp(m, _pause=False)
+            # pyautogui's fail-safe check runs on a key release too: off for it,
+            # so a pointer in a corner cannot leave a key down.
+            safe, self._pg.FAILSAFE = self._pg.FAILSAFE, False
+            try:
+                for m in reversed(held):
+                    self._pg.keyUp(m, _pause=False)
+            finally:
+                self._pg.FAILSAFE = safe
 
     def key(self, combo: str) -> None:
         # pyautogui sends the server's own keycode for the key; pynput may
