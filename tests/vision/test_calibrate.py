@@ -140,3 +140,39 @@ def test_an_unseen_theme_is_not_claimed_by_a_known_one(monkeypatch: pytest.Monke
         prof = calibrate(shot(SHOTS / game / f"{blank}.png"), mines=99)
         assert prof.theme == "custom", game
         assert set(prof.tiles) == {"unknown"}
+
+
+def test_a_theme_tile_is_compared_on_colour_bevel_and_pixels() -> None:
+    from msolver.vision import grid
+
+    bounds = (grid._TILE_COLOUR, grid._TILE_EDGES, grid._TILE_MATCH)
+    for game in CASES:
+        prof = load_profile(game)
+        for size in prof.tile_sizes():
+            tile = prof.tiles_at(size)["unknown"][0]
+            assert grid._tile_distances(tile, tile) == (0.0, 0.0, 0.0)
+            # light and dark bevels swapped: the same colours, the same face
+            turned = np.ascontiguousarray(tile[::-1, ::-1])
+            colour, edges, _pixels = grid._tile_distances(turned, tile)
+            assert colour < 1.0, (game, size)
+            if game != "gnome-mines":  # its tiles are flat and the same turned round
+                assert edges > bounds[1], (game, size, edges)
+            # one channel 10 levels off: a palette near the theme's
+            shifted = tile.astype(np.int16)
+            shifted[..., 2] = np.clip(shifted[..., 2] + 10, 0, 255)
+            colour, _edges, _pixels = grid._tile_distances(shifted.astype(np.uint8), tile)
+            assert colour > bounds[0], (game, size, colour)
+
+
+def test_a_board_of_turned_tiles_is_not_the_theme() -> None:
+    img = shot(SHOTS / "sgt-mines" / "t20-blank.png").copy()
+    g = calibrate(img, mines=99).grid
+    x0, y0 = (int(v) for v in g.origin)
+    pw, ph = (int(v) for v in g.pitch)
+    for r in range(g.rows):
+        for c in range(g.cols):
+            y, x = y0 + r * ph, x0 + c * pw
+            img[y : y + ph, x : x + pw] = img[y : y + ph, x : x + pw][::-1, ::-1].copy()
+    prof = calibrate(img, mines=99)
+    assert prof.theme == "custom"
+    assert set(prof.tiles) == {"unknown"}

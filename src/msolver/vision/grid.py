@@ -41,9 +41,15 @@ _FLAT_TOL = 6  # summed |RGB difference| between neighbours still counted as fla
 # this share of cells with confidence; else the board is a new theme.
 _THEME_FIT = 0.004
 _THEME_READABLE = 0.98
-# |RGB difference| per channel between the screen's unopened tile and a
-# theme's, median over an 8x8 view (resampling at 125-200% costs a few levels)
+# The screen's unopened tile against a theme's at the same size (see
+# _tile_distances; resampling at 125-200% costs a few levels): the mean level
+# of each channel, the bevel profile, the median pixel of an 8x8 view.
+_TILE_COLOUR = 6.0
+_TILE_EDGES = 6.0
 _TILE_MATCH = 6.0
+# the named theme's score (worst view over its bound) is this many times
+# better than the nearest tile of any other theme
+_TILE_MARGIN = 2.0
 
 
 class CalibrationError(ValueError):
@@ -213,36 +219,78 @@ def _face_offset(tile: Image) -> tuple[float, float]:
     return (x + w / 2 - tile.shape[1] / 2, y + h / 2 - tile.shape[0] / 2)
 
 
-def _blank_matches(
+def _tile_distances(seen: Image, tile: Image) -> tuple[float, float, float]:
+    """How far a theme's unopened tile is from the screen's, on three views at one size.
+
+    (colour, edges, pixels): the largest difference of mean level of one
+    channel over the whole tile; the mean difference along the bevel
+    profile (mean grey level of each of 12 bands across the tile, in x and
+    in y: light top-left and dark bottom-right edges, or flat faces with a
+    gap); and the median over an 8x8 view of the mean |RGB difference|.
+    """
+    import cv2
+
+    def coarse(t: Image) -> npt.NDArray[np.int16]:
+        # 8x8: colours and bevels count, a sub-pixel cut at 125-175% does not
+        return np.asarray(cv2.resize(t, (8, 8), interpolation=cv2.INTER_AREA), np.int16)
+
+    # the median pixel: a thin line drawn across a pixel boundary does not
+    # decide, a face or bevel in another colour does
+    pixels = float(np.median(np.abs(coarse(seen) - coarse(tile)).mean(axis=2)))
+    a = np.asarray(seen, np.float64)
+    b = np.asarray(
+        cv2.resize(tile, (a.shape[1], a.shape[0]), interpolation=cv2.INTER_AREA), np.float64
+    )
+    colour = float(np.max(np.abs(a.mean(axis=(0, 1)) - b.mean(axis=(0, 1)))))
+
+    def bands(t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        grey = np.ascontiguousarray(t.mean(axis=2))
+        along_x = cv2.resize(grey.mean(axis=0)[None, :], (12, 1), interpolation=cv2.INTER_AREA)
+        along_y = cv2.resize(grey.mean(axis=1)[None, :], (12, 1), interpolation=cv2.INTER_AREA)
+        return np.concatenate([np.ravel(along_x), np.ravel(along_y)])
+
+    # mean over the bands: a bevel edge cut a pixel differently when scaled
+    # moves one band, a bevel of another width or shade moves several
+    edges = float(np.mean(np.abs(bands(a) - bands(b))))
+    return colour, edges, pixels
+
+
+def _theme_matches(
     rgb: Image,
     grid: Grid,
-    tiles: dict[str, tuple[Image, ...]],
+    sets: list[tuple[Profile, dict[str, tuple[Image, ...]]]],
+    chosen: int,
     origin: tuple[float, float],
     pitch: tuple[float, float],
 ) -> bool:
-    """Whether every blank cell of the board is the theme's unopened tile, within a tight tolerance.
+    """Whether the blank cells of the board are the chosen theme's unopened tile, and no other's.
 
     A theme that reads the board well is not enough: a recoloured game or a
     look-alike reads an untouched board as unopened tiles of the wrong
-    colour. Its unopened tile must be what the screen shows, pixel for pixel
-    (up to resampling at a scaled size).
+    colour. The chosen theme's unopened tile must be what the screen shows
+    (up to resampling at a scaled size) on every view of _tile_distances,
+    and it must be clearly nearer than the nearest tile of any other theme.
     """
-    if "unknown" not in tiles:
-        return False
-    import cv2
-
     from msolver.vision.classify import observed_unknown_tile
 
-    def coarse(tile: Image) -> npt.NDArray[np.int16]:
-        # 8x8: colours and bevels count, a sub-pixel cut at 125-175% does not
-        return np.asarray(cv2.resize(tile, (8, 8), interpolation=cv2.INTER_AREA), np.int16)
-
     at = Grid(origin=origin, pitch=pitch, rows=grid.rows, cols=grid.cols)
-    seen = coarse(observed_unknown_tile(rgb, at))
-    # the median pixel: a thin line drawn across a pixel boundary does not
-    # decide, a face or bevel in another colour does
-    best = min(float(np.median(np.abs(seen - coarse(t)).mean(axis=2))) for t in tiles["unknown"])
-    return best <= _TILE_MATCH
+    seen = observed_unknown_tile(rgb, at)
+
+    def score(tiles: dict[str, tuple[Image, ...]]) -> tuple[float, float, float]:
+        found = [_tile_distances(seen, t) for t in tiles.get("unknown", ())]
+        # each view relative to its bound: the worst view decides
+        return min(found, key=_tile_score, default=(np.inf, np.inf, np.inf))
+
+    best = score(sets[chosen][1])
+    if not (best[0] <= _TILE_COLOUR and best[1] <= _TILE_EDGES and best[2] <= _TILE_MATCH):
+        return False
+    theme = sets[chosen][0].theme
+    others = [_tile_score(score(t)) for p, t in sets if p.theme != theme]
+    return all(o >= _TILE_MARGIN * _tile_score(best) for o in others)
+
+
+def _tile_score(d: tuple[float, float, float]) -> float:
+    return max(d[0] / _TILE_COLOUR, d[1] / _TILE_EDGES, d[2] / _TILE_MATCH)
 
 
 def calibrate(
@@ -360,7 +408,7 @@ def calibrate(
         fit is not None
         and fit.mean_distance <= _THEME_FIT
         and fit.readable >= _THEME_READABLE
-        and (lat is None or _blank_matches(rgb, grid, sets[fit.index][1], fit.origin, fit.pitch))
+        and (lat is None or _theme_matches(rgb, grid, sets, fit.index, fit.origin, fit.pitch))
     ):
         base, tiles = sets[fit.index]
         tiles = {k: tuple(v) for k, v in tiles.items()}
