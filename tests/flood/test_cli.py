@@ -73,9 +73,9 @@ def test_bench_json_keys_and_figures(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize(
     ("text", "extra", "needle"),
     [
-        ("123\n12\n", (), "row 2: 2 cells, expected 3 (ragged board)"),
-        ("123\n1x3\n1.3\n", (), "row 3, col 2: unknown character '.'"),
-        ("12345\n", ("--colours", "4"), "row 1, col 5: colour '5' is one more than the 4"),
+        ("123\n12\n", (), "row 1: 2 cells, expected 3 (ragged board)"),
+        ("123\n1x3\n1.3\n", (), "row 2, col 1: unknown character '.'"),
+        ("12345\n", ("--colours", "4"), "row 0, col 4: colour '5' is one more than the 4"),
         ("\n\n", (), "no board: the text is empty"),
     ],
 )
@@ -102,7 +102,7 @@ def test_bench_bad_files_name_the_place(
     boards.write_text("\n".join([lines[0], lines[1][:-1] + "#", lines[2]]) + "\n")
     status, _, err = run(capsys, "bench", "--boards", str(boards))
     assert status == 2
-    assert err.count("\n") == 1 and "line 2: board 2: row 14, col 14: unknown character '#'" in err
+    assert err.count("\n") == 1 and "line 2: board 2: row 13, col 13: unknown character '#'" in err
 
     boards.write_text("\n".join(lines[:2]) + "\n")
     wrong = tmp_path / "opt.txt"

@@ -27,10 +27,10 @@ def test_one_line_square_board() -> None:
 @pytest.mark.parametrize(
     ("text", "kwargs", "needle"),
     [
-        ("123\n12\n", {}, "row 2: 2 cells, expected 3 (ragged board)"),
-        ("123\n1#3\n", {}, "row 2, col 2: unknown character '#'"),
-        ("120\n", {}, "row 1, col 3: unknown character '0'"),
-        ("1234\n5123\n", {"max_colours": 4}, "row 2, col 1: colour '5' is one more than the 4"),
+        ("123\n12\n", {}, "row 1: 2 cells, expected 3 (ragged board)"),
+        ("123\n1#3\n", {}, "row 1, col 1: unknown character '#'"),
+        ("120\n", {}, "row 0, col 2: unknown character '0'"),
+        ("1234\n5123\n", {"max_colours": 4}, "row 1, col 0: colour '5' is one more than the 4"),
         ("", {}, "empty"),
     ],
 )
@@ -69,6 +69,6 @@ def test_read_boards_line_and_block_layouts() -> None:
 
 
 def test_read_boards_error_names_line() -> None:
-    # Board 2 starts on line 4; its bad row 2 is line 5.
-    with pytest.raises(FloodBoardError, match=r"line 5: board 2: row 2, col 1: unknown"):
+    # Board 2 starts on line 4; its bad row 1 (its second) is line 5.
+    with pytest.raises(FloodBoardError, match=r"line 5: board 2: row 1, col 0: unknown"):
         read_boards("12\n21\n\n12\n#1\n")

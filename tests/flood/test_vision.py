@@ -94,7 +94,7 @@ def test_unknown_colour_and_defeat_flash_are_not_boards() -> None:
     odd = img.copy()
     odd[40 + 5 * 32 + 4 : 40 + 6 * 32 - 4, 16 + 3 * 32 + 4 : 16 + 4 * 32 - 4] = (0, 200, 200)
     r = read_board(odd, prof)
-    assert r.board is None and "row 6, col 4" in r.reason and "palette" in r.reason
+    assert r.board is None and "row 5, col 3" in r.reason and "palette" in r.reason
 
 
 def test_profile_round_trip_and_bad_profile(tmp_path: Path) -> None:

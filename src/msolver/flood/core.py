@@ -55,7 +55,7 @@ class FloodBoard:
             if not 0 <= v < len(self.symbols):
                 r, c = divmod(i, self.width)
                 raise FloodBoardError(
-                    f"row {r + 1}, col {c + 1}: colour index {v} outside 0..{len(self.symbols) - 1}"
+                    f"row {r}, col {c}: colour index {v} outside 0..{len(self.symbols) - 1}"
                 )
 
     @property
@@ -64,7 +64,7 @@ class FloodBoard:
 
     @staticmethod
     def parse(text: str, max_colours: int = MAX_COLOURS) -> FloodBoard:
-        """Read the text form; raise `FloodBoardError` naming row and column (1-based)."""
+        """Read the text form; raise `FloodBoardError` naming row and column (from 0)."""
         lines = [ln.rstrip("\r\n \t") for ln in text.splitlines()]
         while lines and not lines[0]:
             lines.pop(0)
@@ -80,22 +80,22 @@ class FloodBoard:
         cells: list[int] = []
         for r, line in enumerate(lines):
             if not line:
-                raise FloodBoardError(f"row {r + 1}: empty line inside the board", r)
+                raise FloodBoardError(f"row {r}: empty line inside the board", r)
             if len(line) != width:
                 raise FloodBoardError(
-                    f"row {r + 1}: {len(line)} cells, expected {width} (ragged board)", r
+                    f"row {r}: {len(line)} cells, expected {width} (ragged board)", r
                 )
             for c, ch in enumerate(line):
                 if ch not in _ALLOWED:
                     raise FloodBoardError(
-                        f"row {r + 1}, col {c + 1}: unknown character {ch!r} "
+                        f"row {r}, col {c}: unknown character {ch!r} "
                         "(a colour is a digit 1-9 or a letter)",
                         r,
                     )
                 if ch not in seen:
                     if len(seen) >= max_colours:
                         raise FloodBoardError(
-                            f"row {r + 1}, col {c + 1}: colour {ch!r} is one more than "
+                            f"row {r}, col {c}: colour {ch!r} is one more than "
                             f"the {max_colours} colours allowed",
                             r,
                         )

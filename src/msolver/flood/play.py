@@ -248,7 +248,7 @@ class FloodPlayer:
                 seen = r.board.to_text() if r.board is not None else r.reason
                 raise FloodStop(
                     f"game {number}, move {moves} (colour {board.symbols[colour]} at row "
-                    f"{row + 1}, col {col + 1}): the screen does not show what the move "
+                    f"{row + 1}, col {col}): the screen does not show what the move "
                     f"gives; read: {seen!r}"
                 )
             board = expected

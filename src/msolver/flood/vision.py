@@ -212,7 +212,7 @@ def _centres(rgb16: npt.NDArray[np.int16], grid: Grid) -> npt.NDArray[np.int16]:
             cx, cy = cell_centre(grid, row, col)
             patch = rgb16[cy - r : cy + r + 1, cx - r : cx + r + 1].reshape(-1, 3)
             if patch.shape[0] == 0:
-                raise FloodVisionError(f"row {row + 1}, col {col + 1}: cell lies off the image")
+                raise FloodVisionError(f"row {row}, col {col}: cell lies off the image")
             out[row, col] = np.median(patch, axis=0)
     return out
 
@@ -226,7 +226,7 @@ def _check_flat(rgb16: npt.NDArray[np.int16], grid: Grid) -> None:
             spread = int((patch.max(axis=0) - patch.min(axis=0)).max())
             if spread > 40:
                 raise FloodVisionError(
-                    f"no Flood-It board: cell row {row + 1}, col {col + 1} of the "
+                    f"no Flood-It board: cell row {row}, col {col} of the "
                     f"{grid.cols}x{grid.rows} grid is not one flat colour"
                 )
 
@@ -287,7 +287,7 @@ def read_board(image: Image, profile: FloodProfile, offset: tuple[int, int] = (0
     if int(best.max()) > _FAR:
         r, c = np.unravel_index(int(best.argmax()), best.shape)
         col = tuple(int(v) for v in cells[r, c])
-        return FloodRead(None, f"row {r + 1}, col {c + 1}: colour {col} is not in the palette")
+        return FloodRead(None, f"row {r}, col {c}: colour {col} is not in the palette")
     symbols = SYMBOLS[: len(profile.palette)]
     flat = tuple(int(v) for v in idx.reshape(-1))
     return FloodRead(FloodBoard(grid.cols, grid.rows, flat, symbols))
