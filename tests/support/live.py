@@ -52,7 +52,15 @@ class SimScreen:
     shift: tuple[int, int] = (0, 0)  # move the drawn board (a moved window)
     # (left, top, right, bottom) of a dialog drawn over the board once the game is won
     win_dialog: tuple[int, int, int, int] | None = None
+    # The win dialog is modal (a high-score window): it stays over the board
+    # after the win, takes every key, and only Escape closes it.
+    modal: bool = False
+    dialog_up: bool = False
+    # (left, top, right, bottom) of the game's window, when keys reach it only
+    # with the pointer inside (focus follows the pointer)
+    key_window: tuple[int, int, int, int] | None = None
     grabs: int = 0
+    _mouse: RecordingMouse | None = None
     clicks: list[tuple[int, int, Button]] = field(default_factory=list)
     _stale: Image | None = None
     _stale_left: int = 0
@@ -68,7 +76,9 @@ class SimScreen:
             r, c = divmod(i, board.width)
             x0, y0 = round(ox + c * px), round(oy + r * py)
             img[y0 : round(y0 + py), x0 : round(x0 + px)] = colour_of(s)
-        if self.win_dialog is not None and self.game.status is Status.WON:
+        if self.win_dialog is not None and (
+            self.dialog_up or (self.game.status is Status.WON and not self.modal)
+        ):
             left, top, right, bottom = self.win_dialog
             img[top:bottom, left:right] = (250, 250, 250)
         return img
@@ -86,7 +96,8 @@ class SimScreen:
         return RecordedCapture(self.grab)
 
     def mouse(self, **kwargs: object) -> RecordingMouse:
-        return RecordingMouse(on_click=self.on_click, on_key=self.on_key, **kwargs)
+        self._mouse = RecordingMouse(on_click=self.on_click, on_key=self.on_key, **kwargs)
+        return self._mouse
 
     def _before_change(self) -> None:
         if self.lag and self._stale_left == 0:
@@ -108,8 +119,19 @@ class SimScreen:
             self.game.chord(i)
         elif button == "left" and state == UNKNOWN:
             self.game.open(i)
+        if self.modal and self.win_dialog is not None and self.game.status is Status.WON:
+            self.dialog_up = True
 
     def on_key(self, combo: str) -> None:
+        if self.key_window is not None and self._mouse is not None:
+            x, y = self._mouse.position()
+            left, top, right, bottom = self.key_window
+            if not (left <= x < right and top <= y < bottom):
+                return
+        if self.dialog_up:
+            if combo == "esc":
+                self.dialog_up = False
+            return
         if combo == "n" and self.new_game is not None:
             self._before_change()
             self.game = self.new_game()

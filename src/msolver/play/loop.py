@@ -603,15 +603,24 @@ class Player:
         # The button is kept in the profile's pixels; the mouse clicks in points.
         button = self.frame.to_points(ng.x, ng.y)
         attempts = 3
+        covered = False
         for attempt in range(1, attempts + 1):
             self._check_stop()
+            if covered:
+                # A window the game opened as it ended (a high-score table, a
+                # "play again?" box) lies over the board and may take the
+                # new-game key itself: close it the way a person would first.
+                self.say("something covers the board after the game; sending Escape to close it")
+                self._key_over_board("esc")
+                self._quiet_screen(self.settings.end_quiet, self.settings.new_game_timeout / 6)
             image = self._grab()
             if ng.kind == "key":
-                self._mouse(lambda: self.mouse.key(ng.key))
+                self._key_over_board(ng.key)
             else:
                 self._mouse(lambda: self.mouse.click(*button, "left"))
                 self._mouse(lambda: self.mouse.move(*self.park))
             deadline = self.clock() + self.settings.new_game_timeout / attempts
+            reading = None
             while self.clock() < deadline:
                 image = self._wait_change(image, max(0.0, deadline - self.clock()))
                 reading = self.reader.read(image)
@@ -622,12 +631,36 @@ class Player:
                     if again.board == reading.board:
                         return
                 self.sleep(0.01)
+            covered = reading is not None and _board_hidden(reading)
             if attempt < attempts:
                 self.say(f"the new-game action ({ng}) showed no fresh board yet; trying again")
+        why = (
+            "something covers the board (a dialog or another window; Escape did not close "
+            "it) or the game's window is gone: close it and start again"
+            if covered
+            else "is the game's window behind another one, or the action wrong for this game?"
+        )
         raise PlayStop(
             f"the new-game action ({ng}) did not bring up a fresh board within "
-            f"{self.settings.new_game_timeout:.0f} s"
+            f"{self.settings.new_game_timeout:.0f} s: {why}"
         )
+
+    def _key_over_board(self, key: str) -> None:
+        """Send `key` with the pointer over the board, then park it again.
+
+        Where keyboard focus follows the pointer (X11 without a window
+        manager, some desktops' settings) a key goes to the window under the
+        pointer, and the park point may lie just outside the game's window
+        (xbomb's window ends 4 px right of its board). The board is surely
+        inside it, or inside a dialog the game opened over it, which is the
+        window that should get the key then. Where a click gives focus the
+        game's window has it already from the last click on the board.
+        """
+        self._mouse(lambda: self.mouse.move(*self._cell_point(0)))
+        try:
+            self._mouse(lambda: self.mouse.key(key))
+        finally:
+            self._mouse(lambda: self.mouse.move(*self.park))
 
     def _quiet_screen(self, quiet: float, timeout: float) -> None:
         """Wait until the board has not changed for `quiet` seconds (or `timeout` passes)."""
@@ -702,6 +735,13 @@ def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> 
     for i in hidden_opens:
         cells[i] = sum(1 for j in nbrs[i] if j not in hidden_opens and cells[j] in (UNKNOWN, FLAG))
     return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+
+
+def _board_hidden(reading: Reading) -> bool:
+    """Whether much of the board does not look like the game's cells (a window over it)."""
+    return bool(reading.problem) or len(reading.low_confidence) >= min(
+        _COVER_MIN, reading.board.size
+    )
 
 
 def _pending(board: Board, clicks: list[Click]) -> list[Click]:
