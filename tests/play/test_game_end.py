@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from msolver.core.board import EXPLODED, MINE, WRONG_FLAG, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.capture import RecordedCapture
@@ -14,6 +15,7 @@ from msolver.io.hotkeys import FakeHotkeys
 from msolver.play.loop import Player, Settings, chord_order
 from msolver.play.target import NewGame
 from msolver.shell.log import EventLog
+from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from tests.support.live import SimReader, SimScreen, colour_of, expert_sim
 
@@ -239,3 +241,57 @@ def test_a_board_that_stays_unchanged_stops_without_blaming_a_cover() -> None:
     mouse = sim._mouse
     assert mouse is not None
     assert [a.combo for a in mouse.actions if a.kind == "key"] == ["n", "n", "n"]
+
+
+def _small_game(w: int, h: int, mines: int, seed: int, *, unseen: bool) -> tuple[SimScreen, Player]:
+    """A game whose mines the reader has never seen: unsure of them (unseen),
+    or naming them confidently as a 3 (a wrong name for a new look)."""
+    grid = Grid(origin=(40.0, 60.0), pitch=(20.0, 20.0), rows=h, cols=w)
+    sim = SimScreen(game=Game(w, h, mines, seed=seed, first_click="safe"), grid=grid)
+
+    def as_three(b: Board) -> Board:
+        cells = tuple(3 if s in (MINE, EXPLODED) else s for s in b.cells)
+        return Board(b.width, b.height, b.mines, cells)
+
+    reader = (
+        SimReader(grid, mines, unseen=frozenset({MINE, EXPLODED, WRONG_FLAG}))
+        if unseen
+        else SimReader(grid, mines, corrupt=as_three)
+    )
+    player = Player(
+        reader,
+        sim.capture(),
+        sim.mouse(),
+        FakeHotkeys(started=True),
+        settings=_settings(1, first_click="safe"),
+        clock=FakeClock(),
+    )
+    return sim, player
+
+
+# (width, height, mines, seed, mines unsure rather than named 3): each game is
+# lost on a guess; before, each stopped ("inconsistent", "low confidence").
+@pytest.mark.parametrize(
+    "case",
+    [(9, 9, 10, 3, False), (9, 9, 10, 27, False), (9, 9, 10, 43, False), (16, 16, 40, 17, True)],
+)
+def test_a_loss_drawn_in_looks_never_learned_is_logged_lost(
+    case: tuple[int, int, int, int, bool],
+) -> None:
+    w, h, mines, seed, unseen = case
+    sim, player = _small_game(w, h, mines, seed, unseen=unseen)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["lost"]
+
+
+def test_a_lost_last_guess_that_draws_nothing_else_is_never_called_won() -> None:
+    # The last guess hits the mine and every other mine is flagged: only the
+    # guessed cell changes, to a look never seen. It could as well be the
+    # number that wins; the board alone cannot tell, so this stays a stop.
+    sim, player = _small_game(9, 9, 10, 54, unseen=True)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert not outcome.games
+    assert outcome.stopped is not None and "low confidence" in outcome.stopped

@@ -140,10 +140,18 @@ class SimScreen:
 class SimReader:
     """Decodes SimScreen pixels by cell centre colour; an unknown colour is low confidence."""
 
-    def __init__(self, grid: Grid, mines: int, corrupt: Callable[[Board], Board] | None = None):
+    def __init__(
+        self,
+        grid: Grid,
+        mines: int,
+        corrupt: Callable[[Board], Board] | None = None,
+        unseen: frozenset[int] = frozenset(),
+    ):
         self._grid = grid
         self._mines = mines
         self.corrupt = corrupt
+        # states whose look the reader has not learned: read with low confidence
+        self.unseen = unseen
         self.learned: list[Board] = []
 
     @property
@@ -163,7 +171,7 @@ class SimReader:
             x, y = g.centre(i)
             px = tuple(int(v) for v in image[y - top, x - left])
             state = _DECODE.get((px[0], px[1], px[2]))
-            if state is None:
+            if state is None or state in self.unseen:
                 low.append(i)
                 state = UNKNOWN
             cells.append(state)

@@ -471,8 +471,10 @@ class Player:
         if known is None or not sent:
             return None
         box = _cover_box(reading, known)
-        if len(box) < min(_COVER_MIN, known.size):
-            return None
+        if len(box) < min(_COVER_MIN, known.size) or not _hides_fixed_cells(reading, known, box):
+            # Only unopened cells changed: the game drew in them (its mines, in
+            # a look not learned yet), nothing lies over the board.
+            return self._lost_by_reveal(reading, known, sent)
         opened = _opens(sent)
         outside = [s for i, s in enumerate(reading.board.cells) if i not in box]
         mines_shown = any(s in (MINE, EXPLODED, WRONG_FLAG) for s in outside)
@@ -496,6 +498,60 @@ class Player:
             cells[i] = known.cells[i]
         if hit:
             cells[hit[0]] = EXPLODED
+        return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+
+    def _lost_by_reveal(self, reading: Reading, known: Board, sent: list[Click]) -> Reading | None:
+        """Lost, when the game drew cells nobody opened right after a guess.
+
+        In a game still in play only the cells we open change (and, through a
+        0, their neighbours). A guess that hits a mine ends the game, and most
+        games then draw every mine, in a look that may never have been seen
+        (read as unsure, or as a wrong number that makes the board
+        inconsistent). So after a guess, unopened cells out of reach of the
+        batch that no longer read unopened are the game showing its mines:
+        lost. Unless the batch could have opened the last safe cells, when the
+        same drawing may be a win marking its mines: then it stays a stop.
+        """
+        opened = _opens(sent)
+        guessed = [c.index for c in sent if c.kind == "left" and c.p_mine > 0]
+        if not guessed:
+            return None
+        board = reading.board
+        unsure = set(reading.low_confidence)
+        # Where the batch can have opened cells: what it clicked, and on through
+        # every cell that now reads 0 (a 0 opens its neighbours).
+        reach = set(opened)
+        todo = [i for i in opened if board.cells[i] == 0 and i not in unsure]
+        while todo:
+            i = todo.pop()
+            for j in self._nbrs[i]:
+                if j not in reach:
+                    reach.add(j)
+                    if board.cells[j] == 0 and j not in unsure:
+                        todo.append(j)
+        flagged = {c.index for c in sent if c.kind == "right"}
+        drawn = [
+            i
+            for i, (a, b) in enumerate(zip(known.cells, board.cells, strict=True))
+            if a == UNKNOWN
+            and i not in reach
+            and i not in flagged
+            and (b != UNKNOWN or i in unsure)
+        ]
+        if not drawn:
+            return None
+        safe_left = known.size - known.mines - sum(1 for c in known.cells if c >= 0)
+        if sum(1 for i in opened if known.cells[i] == UNKNOWN) >= safe_left:
+            return None
+        hit = [i for i in guessed if i in unsure or board.cells[i] < 0] or guessed
+        self.say(
+            f"the game drew {len(drawn)} cells nobody opened after a guess at "
+            f"{_where(known, hit[0])}: the game is lost"
+        )
+        cells = list(known.cells)
+        for i in drawn:
+            cells[i] = MINE
+        cells[hit[0]] = EXPLODED
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
     def _open_zero(self, board: Board) -> int | None:
@@ -707,6 +763,19 @@ def _cover_box(reading: Reading, known: Board) -> set[int]:
     }
 
 
+def _hides_fixed_cells(reading: Reading, known: Board, box: set[int]) -> bool:
+    """Whether `box` holds an opened cell or a flag that reads otherwise now.
+
+    Those never change in a game, so something is drawn over them: a cover.
+    """
+    unsure = set(reading.low_confidence)
+    return any(
+        (known.cells[i] >= 0 or known.cells[i] == FLAG)
+        and (i in unsure or reading.board.cells[i] != known.cells[i])
+        for i in box
+    )
+
+
 def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> Reading | None:
     """The reading completed from `known` where it is unsure, if that shows a won game.
 
@@ -719,7 +788,9 @@ def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> 
     # What a dialog drawn over the board shows there is not the board, even
     # where it happens to look like a cell.
     covered = _cover_box(reading, known)
-    if not covered:
+    if not covered or not _hides_fixed_cells(reading, known, covered):
+        # Only unopened cells look new: no window over the board but the game
+        # drawing in its cells (after a loss, its mines in an unlearned look).
         return None
     hidden_opens = []
     for i in covered:
