@@ -188,7 +188,10 @@ def sgt_palette(seed: int, kind: str) -> dict[str, str]:
 # -- the battery ----------------------------------------------------------------
 
 SGT_END = "status bar 'BOOM!'/'COMPLETED!'; the board shows every mine after a loss"
-MG_END = "face turns sad or cool; a win at a standard size opens a high-score window"
+MG_END = (
+    "face turns sad or cool; a new best at a standard size opens a high-score window "
+    "(which kills minegauler 4.2.0: see _MINEGAULER_LAUNCH)"
+)
 XBOMB_END = "all bombs drawn; the UXB counter and clock stop"
 WEB_END = "every bomb drawn on a loss, flags on a win; no face, no dialog"
 GNOME_END = "a scores dialog over the board after a win; mines shown after a loss"
