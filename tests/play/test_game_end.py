@@ -295,3 +295,15 @@ def test_a_lost_last_guess_that_draws_nothing_else_is_never_called_won() -> None
     assert sim.game.status is Status.LOST
     assert not outcome.games
     assert outcome.stopped is not None and "low confidence" in outcome.stopped
+
+
+@pytest.mark.parametrize("seed", [10, 13, 18])
+def test_a_win_the_game_marks_with_its_mines_in_an_unlearned_look_is_won(seed: int) -> None:
+    # As it is won the game draws its unflagged mines, in a look never seen:
+    # nothing covers the board and no guess can have lost, so it is a win.
+    sim, player = _small_game(9, 9, 10, seed, unseen=True)
+    sim.mines_on_win = True
+    outcome = player.run()
+    assert sim.game.status is Status.WON
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["won"]

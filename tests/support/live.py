@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from msolver.core.board import UNKNOWN, Board
+from msolver.core.board import MINE, UNKNOWN, Board
 from msolver.core.game import Game, Status
 from msolver.io.capture import RecordedCapture
 from msolver.io.mouse import Button, RecordingMouse
@@ -59,6 +59,8 @@ class SimScreen:
     # (left, top, right, bottom) of the game's window, when keys reach it only
     # with the pointer inside (focus follows the pointer)
     key_window: tuple[int, int, int, int] | None = None
+    # The game draws its unflagged mines once won (in a look the reader may not know).
+    mines_on_win: bool = False
     grabs: int = 0
     _mouse: RecordingMouse | None = None
     clicks: list[tuple[int, int, Button]] = field(default_factory=list)
@@ -72,7 +74,12 @@ class SimScreen:
         px, py = self.grid.pitch
         ox += self.shift[0]
         oy += self.shift[1]
+        won_marks = (
+            set(self.game.layout) if self.mines_on_win and self.game.status is Status.WON else set()
+        )
         for i, s in enumerate(board.cells):
+            if i in won_marks and s == UNKNOWN:
+                s = MINE
             r, c = divmod(i, board.width)
             x0, y0 = round(ox + c * px), round(oy + r * py)
             img[y0 : round(y0 + py), x0 : round(x0 + px)] = colour_of(s)

@@ -474,7 +474,7 @@ class Player:
         if len(box) < min(_COVER_MIN, known.size) or not _hides_fixed_cells(reading, known, box):
             # Only unopened cells changed: the game drew in them (its mines, in
             # a look not learned yet), nothing lies over the board.
-            return self._lost_by_reveal(reading, known, sent)
+            return self._ended_by_reveal(reading, known, sent)
         opened = _opens(sent)
         outside = [s for i, s in enumerate(reading.board.cells) if i not in box]
         mines_shown = any(s in (MINE, EXPLODED, WRONG_FLAG) for s in outside)
@@ -500,24 +500,30 @@ class Player:
             cells[hit[0]] = EXPLODED
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
-    def _lost_by_reveal(self, reading: Reading, known: Board, sent: list[Click]) -> Reading | None:
-        """Lost, when the game drew cells nobody opened right after a guess.
+    def _ended_by_reveal(self, reading: Reading, known: Board, sent: list[Click]) -> Reading | None:
+        """The end, when the game drew cells nobody opened after our last batch.
 
         In a game still in play only the cells we open change (and, through a
-        0, their neighbours). A guess that hits a mine ends the game, and most
-        games then draw every mine, in a look that may never have been seen
-        (read as unsure, or as a wrong number that makes the board
-        inconsistent). So after a guess, unopened cells out of reach of the
-        batch that no longer read unopened are the game showing its mines:
-        lost. Unless the batch could have opened the last safe cells, when the
-        same drawing may be a win marking its mines: then it stays a stop.
+        0, their neighbours). As a game ends many draw their mines, in a look
+        that may never have been seen (read as unsure, or as a wrong number
+        that makes the board inconsistent). Won when every guessed cell shows
+        a number and the batch opened the last safe cells (the game marks its
+        mines). Lost when, after a guess, unopened cells out of the batch's
+        reach no longer read unopened (the game shows its mines), unless the
+        batch could have opened the last safe cells: the same drawing may be
+        a win, and the board alone cannot tell, so it stays a stop.
         """
         opened = _opens(sent)
         guessed = [c.index for c in sent if c.kind == "left" and c.p_mine > 0]
-        if not guessed:
-            return None
         board = reading.board
         unsure = set(reading.low_confidence)
+        if not any(i in unsure or board.cells[i] < 0 for i in guessed):
+            won = _won_under_cover(reading, known, opened, need_cover=False)
+            if won is not None:
+                self.say("the game drew its mines as the last safe cells opened: won")
+                return won
+        if not guessed:
+            return None
         # Where the batch can have opened cells: what it clicked, and on through
         # every cell that now reads 0 (a 0 opens its neighbours).
         reach = set(opened)
@@ -776,7 +782,9 @@ def _hides_fixed_cells(reading: Reading, known: Board, box: set[int]) -> bool:
     )
 
 
-def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> Reading | None:
+def _won_under_cover(
+    reading: Reading, known: Board, opened: frozenset[int], *, need_cover: bool = True
+) -> Reading | None:
     """The reading completed from `known` where it is unsure, if that shows a won game.
 
     An opened cell or a flag cannot have changed; a cell that was unopened
@@ -788,9 +796,10 @@ def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> 
     # What a dialog drawn over the board shows there is not the board, even
     # where it happens to look like a cell.
     covered = _cover_box(reading, known)
-    if not covered or not _hides_fixed_cells(reading, known, covered):
+    if not covered or (need_cover and not _hides_fixed_cells(reading, known, covered)):
         # Only unopened cells look new: no window over the board but the game
-        # drawing in its cells (after a loss, its mines in an unlearned look).
+        # drawing in its cells (its mines, in a look not learned yet), which
+        # may as well be a loss; need_cover=False when that was ruled out.
         return None
     hidden_opens = []
     for i in covered:
