@@ -1,6 +1,6 @@
 """Live benchmark: msolver on the third-party game battery, as a user runs it.
 
-    python -m tests.e2e.bench_battery [--games N] [--game NAME ...] [--json]
+    python -m tests.e2e.bench_battery [--games N] [--game NAME ...] [--sim-games M] [--json]
 
 For each game (tests/support/thirdparty.LIVE, or --game names from BATTERY):
 a private Xvfb, the game on a blank board, one screenshot, `msolver
@@ -10,6 +10,13 @@ truth it counts: games that ended in `game_over`, won, stopped short; losses
 on a click the solver called certain (p_mine 0); and, where the harness knows
 the mine layout (the web game's title hook), clicks resting on a misread (a
 certain open on a mine, a flag on a safe cell).
+
+Each game's live win rate (with its 95% Wilson interval) is printed beside
+the solver's own win rate on simulated boards of the same size, mine count
+and first-click rule (msolver.core.bench, --sim-games games), and whether
+they agree: the solver's rate lies inside the live interval. sgt-mines deals
+boards solvable without guessing, which the simulator does not: its line says
+so instead of comparing.
 """
 
 from __future__ import annotations
@@ -26,6 +33,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from msolver.core import bench
+from msolver.core.game import FIRST_CLICK_RULES, FirstClick
+from msolver.core.stats import wilson_interval
 from tests.support import thirdparty as tp
 from tests.support.xgames import HarnessError
 from tests.support.xvfb import private_display
@@ -49,6 +59,10 @@ class Result:
     first_clicks_called_safe: int | None = None
     seconds: float = 0.0
     skipped: str = ""
+    # the solver on simulated boards of the same size, mines and first-click rule
+    sim_games: int = 0
+    sim_wins: int = 0
+    sim_note: str = ""  # why the simulator's rate is no yardstick for this game
     notes: list[str] = field(default_factory=list)
 
     def line(self) -> str:
@@ -66,7 +80,54 @@ class Result:
                 if self.first_clicks_called_safe
                 else ""
             )
+            + self.rate_line()
         )
+
+    def agrees(self) -> bool | None:
+        """The solver's simulated rate inside the live 95% interval (None: nothing to compare)."""
+        if self.played == 0 or self.sim_games == 0 or self.sim_note:
+            return None
+        lo, hi = wilson_interval(self.won, self.played)
+        return lo <= self.sim_wins / self.sim_games <= hi
+
+    def rate_line(self) -> str:
+        if self.played == 0:
+            return ""
+        lo, hi = wilson_interval(self.won, self.played)
+        out = f"; live win rate {self.won / self.played:.0%} [{lo:.0%}, {hi:.0%}]"
+        if self.sim_note:
+            return out + f"; solver: not comparable ({self.sim_note})"
+        if self.sim_games == 0:
+            return out
+        slo, shi = wilson_interval(self.sim_wins, self.sim_games)
+        verdict = "agree" if self.agrees() else "DISAGREE"
+        return out + (
+            f"; solver {self.sim_wins / self.sim_games:.1%} [{slo:.1%}, {shi:.1%}] on "
+            f"{self.sim_games} simulated games: {verdict}"
+        )
+
+
+# (cols, rows, mines, first click, games) -> (wins, games): one run per board kind.
+_SIM_CACHE: dict[tuple[int, int, int, str, int], tuple[int, int]] = {}
+
+
+def solver_rate(variant: tp.Variant, games: int, seed: int = 1) -> tuple[int, int]:
+    """(wins, games) of msolver's solver on simulated boards like `variant`'s."""
+    key = (variant.cols, variant.rows, variant.mines, variant.first_click, games)
+    if key not in _SIM_CACHE:
+        if variant.first_click not in FIRST_CLICK_RULES:
+            raise ValueError(f"{variant.name}: unknown first-click rule {variant.first_click!r}")
+        rule: FirstClick = variant.first_click  # narrowed by the check above
+        t = bench.tally(variant.cols, variant.rows, variant.mines, rule, games, seed)
+        _SIM_CACHE[key] = (t.summary().wins, games)
+    return _SIM_CACHE[key]
+
+
+def sim_note(variant: tp.Variant) -> str:
+    """Why the simulator's rate does not apply to `variant` ("" when it does)."""
+    if variant.game == "sgt-mines":
+        return "sgt-mines deals boards solvable without guessing"
+    return ""
 
 
 def _msolver(
@@ -135,11 +196,19 @@ def score_log(
 
 
 def run_one(
-    variant: tp.Variant, games: int, timeout: float = 150.0, keep: Path | None = None
+    variant: tp.Variant,
+    games: int,
+    timeout: float = 150.0,
+    keep: Path | None = None,
+    sim_games: int = 0,
 ) -> Result:
     """Calibrate and play one variant. keep: a folder for the blank shot, the
-    final screen, the log and msolver's stderr (NAME-*.png/.jsonl/.txt)."""
+    final screen, the log and msolver's stderr (NAME-*.png/.jsonl/.txt).
+    sim_games: simulated games for the solver's own win rate (0: none)."""
     res = Result(game=variant.name)
+    res.sim_note = sim_note(variant)
+    if sim_games and not res.sim_note:
+        res.sim_wins, res.sim_games = solver_rate(variant, sim_games)
     why = tp.available(variant)
     if why is not None:
         res.skipped = why
@@ -263,6 +332,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--game", action="append", default=[], help="a variant name (repeatable)")
+    ap.add_argument(
+        "--sim-games",
+        type=int,
+        default=400,
+        help="simulated games for the solver's win rate on each board kind (0: skip)",
+    )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--keep", type=Path, default=None, help="keep shots, logs and stderr here")
     args = ap.parse_args(argv)
@@ -276,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     results = []
     for n in names:
-        r = run_one(tp.BY_NAME[n], args.games, keep=args.keep)
+        r = run_one(tp.BY_NAME[n], args.games, keep=args.keep, sim_games=args.sim_games)
         results.append(r)
         print(r.line(), flush=True)
         for note in r.notes[:5]:

@@ -25,21 +25,27 @@ GAMES = 5
 # game -> why it fails today (measured 2026-11-25 on branch liveplay).
 XFAIL: dict[str, str] = {
     "minegauler-textured-b20-16x16": "calibrate: no lattice of equal tiles (textured tiles)",
-    "xbomb-16x16": "plays one game; its new-game key (s) did not bring a fresh board within 6 s",
     "web-mfw-z100-16x16": "flags: a right click opens the browser's context menu over the "
     "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
     "web-mfw-z150-16x12": "flags: a right click opens the browser's context menu over the "
     "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
 }
 
-# Games msolver reads and plays, but whose next game the harness cannot
-# always start: minegauler opens a high-score window after a win at a
-# standard size, and F2 may then bring no fresh board within 6 s (the
-# player stops, as it should, on a board that did not come back). These are
-# held to what does not depend on that: calibrated, at least one game played
-# to its end, no loss on a certain click, no click from a misread.
+# Games msolver reads and plays to the end, but not yet all 5 games every
+# time. They are held to what does not depend on that: calibrated, at least
+# one game played to its end, no loss on a certain click, no click from a
+# misread. minegauler-standard was here because its next game did not always
+# start: that was minegauler dying as it opened its high-score window on a
+# new best (the harness now gives each launch its own table, see
+# thirdparty._MINEGAULER_LAUNCH), and its new-game key has not failed since
+# (0 of about 30 runs, 2026-11-25). It stays for another reason, measured
+# the same day: in 2 of about 15 pytest runs (none of 12 bench runs) the
+# learning reader stopped in a later game with "the board changed where we
+# did not click" (cells drawn away from the batch's reach; under load, most
+# likely a frame caught mid-repaint).
 NEW_GAME_UNRELIABLE: dict[str, str] = {
-    "minegauler-standard-b24-16x16": "a win opens minegauler's high-score window",
+    "minegauler-standard-b24-16x16": "the learning reader sometimes stops in a later game: "
+    "'the board changed where we did not click'",
 }
 
 

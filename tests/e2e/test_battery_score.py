@@ -53,3 +53,29 @@ def test_a_guess_that_loses_is_not_a_certain_loss_and_unknown_layouts_say_so() -
         over(2, "won"),
     ]
     assert score_log(evs, {}, COLS) == (2, 1, 0, None)
+
+
+def test_live_rate_agrees_when_the_solver_rate_lies_in_its_interval() -> None:
+    from tests.e2e.bench_battery import Result
+
+    # 8 of 10: Wilson 95% interval about [49%, 94%].
+    r = Result(game="g", played=10, won=8, sim_games=400, sim_wins=312)  # 78%
+    assert r.agrees() is True
+    assert "agree" in r.line() and "80% [49%, 94%]" in r.line()
+    r.sim_wins = 160  # 40%: outside
+    assert r.agrees() is False and "DISAGREE" in r.line()
+    r.sim_note = "deals boards solvable without guessing"
+    assert r.agrees() is None and "not comparable" in r.line()
+    assert Result(game="g", sim_games=400, sim_wins=300).agrees() is None
+
+
+def test_solver_rate_plays_the_variants_board_once() -> None:
+    from tests.e2e import bench_battery
+    from tests.support import thirdparty as tp
+
+    v = tp.BY_NAME["xbomb-8x8"]
+    wins, games = bench_battery.solver_rate(v, 30)
+    assert games == 30 and 15 <= wins <= 30  # beginner, safe first click: about 92%
+    assert bench_battery.solver_rate(v, 30) == (wins, games)
+    assert bench_battery.sim_note(tp.BY_NAME["sgt-default-t27"]) != ""
+    assert bench_battery.sim_note(v) == ""

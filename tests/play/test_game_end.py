@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from msolver.core.board import EXPLODED, MINE, WRONG_FLAG, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.capture import RecordedCapture
@@ -14,6 +15,7 @@ from msolver.io.hotkeys import FakeHotkeys
 from msolver.play.loop import Player, Settings, chord_order
 from msolver.play.target import NewGame
 from msolver.shell.log import EventLog
+from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from tests.support.live import SimReader, SimScreen, colour_of, expert_sim
 
@@ -162,3 +164,146 @@ def test_read_events_give_each_frame_and_end_on_the_final_board(tmp_path: Path) 
     _player(sim2, sim2.capture(), _settings(1), log2)[0].run()
     log2.close()
     assert '"read"' not in path2.read_text()
+
+
+def _games(sim: SimScreen, first_seed: int) -> None:
+    seeds = iter(range(first_seed, first_seed + 100))
+    sim.new_game = lambda: Game(30, 16, 99, seed=next(seeds), first_click="opening")
+
+
+def test_the_new_game_key_reaches_a_game_whose_window_ends_just_past_the_board() -> None:
+    # Focus follows the pointer and the game's window ends 4 px past the board
+    # (xbomb): the park point lies outside it, so a key sent from there is lost.
+    sim = expert_sim(199, key_window=(36, 56, 644, 384))
+    _games(sim, 200)
+    player, _ = _player(sim, sim.capture(), _settings(3))
+    px, py = player.park
+    assert not (36 <= px < 644 and 56 <= py < 384)
+    mouse = sim._mouse
+    assert mouse is not None
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.game for g in outcome.games] == [1, 2, 3]
+    # The pointer goes back off the board right after each key, before any read.
+    keys = [i for i, a in enumerate(mouse.actions) if a.kind == "key"]
+    assert len(keys) == 2
+    for i in keys:
+        assert mouse.actions[i + 1].kind == "move"
+        assert (mouse.actions[i + 1].x, mouse.actions[i + 1].y) == player.park
+
+
+def test_a_window_left_over_the_board_after_a_win_is_closed_then_the_next_game_starts() -> None:
+    # A high-score window over the won board takes every key until Escape closes it.
+    sim = expert_sim(7, win_dialog=(40, 60, 440, 300), modal=True)
+    _games(sim, 500)
+    player, said = _player(sim, sim.capture(), _settings(2))
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert outcome.games[0].result == "won" and len(outcome.games) == 2
+    assert any("sending Escape" in m for m in said)
+    mouse = sim._mouse
+    assert mouse is not None
+    assert [a.combo for a in mouse.actions if a.kind == "key"] == ["n", "esc", "n"]
+
+
+def test_a_window_that_does_not_close_stops_with_the_reason(tmp_path: Path) -> None:
+    sim = expert_sim(7, win_dialog=(40, 60, 440, 300), modal=True)
+    _games(sim, 500)
+    sim.on_key = lambda combo: None  # type: ignore[method-assign]  # a window that takes no key
+    log = EventLog(tmp_path / "log.jsonl")
+    player, _ = _player(sim, sim.capture(), _settings(2), log)
+    outcome = player.run()
+    log.close()
+    assert [g.result for g in outcome.games] == ["won"]
+    assert outcome.stopped is not None
+    assert "something covers the board" in outcome.stopped
+    assert "within 1 s" in outcome.stopped
+    # Escape was tried (twice: before the 2nd and 3rd attempts), the new-game key three times.
+    mouse = sim._mouse
+    assert mouse is not None
+    keys = [a.combo for a in mouse.actions if a.kind == "key"]
+    assert keys == ["n", "esc", "n", "esc", "n"]
+    events = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert [e["event"] for e in events if e["event"] in ("game_over", "stop")] == [
+        "game_over",
+        "stop",
+    ]
+
+
+def test_a_board_that_stays_unchanged_stops_without_blaming_a_cover() -> None:
+    # The game ignores the key (wrong key) and its board stays in view: no Escape.
+    sim = expert_sim(7)
+    _games(sim, 500)
+    sim.on_key = lambda combo: None  # type: ignore[method-assign]
+    player, _ = _player(sim, sim.capture(), _settings(2))
+    outcome = player.run()
+    assert outcome.stopped is not None and "covers" not in outcome.stopped
+    mouse = sim._mouse
+    assert mouse is not None
+    assert [a.combo for a in mouse.actions if a.kind == "key"] == ["n", "n", "n"]
+
+
+def _small_game(w: int, h: int, mines: int, seed: int, *, unseen: bool) -> tuple[SimScreen, Player]:
+    """A game whose mines the reader has never seen: unsure of them (unseen),
+    or naming them confidently as a 3 (a wrong name for a new look)."""
+    grid = Grid(origin=(40.0, 60.0), pitch=(20.0, 20.0), rows=h, cols=w)
+    sim = SimScreen(game=Game(w, h, mines, seed=seed, first_click="safe"), grid=grid)
+
+    def as_three(b: Board) -> Board:
+        cells = tuple(3 if s in (MINE, EXPLODED) else s for s in b.cells)
+        return Board(b.width, b.height, b.mines, cells)
+
+    reader = (
+        SimReader(grid, mines, unseen=frozenset({MINE, EXPLODED, WRONG_FLAG}))
+        if unseen
+        else SimReader(grid, mines, corrupt=as_three)
+    )
+    player = Player(
+        reader,
+        sim.capture(),
+        sim.mouse(),
+        FakeHotkeys(started=True),
+        settings=_settings(1, first_click="safe"),
+        clock=FakeClock(),
+    )
+    return sim, player
+
+
+# (width, height, mines, seed, mines unsure rather than named 3): each game is
+# lost on a guess; before, each stopped ("inconsistent", "low confidence").
+@pytest.mark.parametrize(
+    "case",
+    [(9, 9, 10, 3, False), (9, 9, 10, 27, False), (9, 9, 10, 43, False), (16, 16, 40, 17, True)],
+)
+def test_a_loss_drawn_in_looks_never_learned_is_logged_lost(
+    case: tuple[int, int, int, int, bool],
+) -> None:
+    w, h, mines, seed, unseen = case
+    sim, player = _small_game(w, h, mines, seed, unseen=unseen)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["lost"]
+
+
+def test_a_lost_last_guess_that_draws_nothing_else_is_never_called_won() -> None:
+    # The last guess hits the mine and every other mine is flagged: only the
+    # guessed cell changes, to a look never seen. It could as well be the
+    # number that wins; the board alone cannot tell, so this stays a stop.
+    sim, player = _small_game(9, 9, 10, 54, unseen=True)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert not outcome.games
+    assert outcome.stopped is not None and "low confidence" in outcome.stopped
+
+
+@pytest.mark.parametrize("seed", [10, 13, 18])
+def test_a_win_the_game_marks_with_its_mines_in_an_unlearned_look_is_won(seed: int) -> None:
+    # As it is won the game draws its unflagged mines, in a look never seen:
+    # nothing covers the board and no guess can have lost, so it is a win.
+    sim, player = _small_game(9, 9, 10, seed, unseen=True)
+    sim.mines_on_win = True
+    outcome = player.run()
+    assert sim.game.status is Status.WON
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["won"]

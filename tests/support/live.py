@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from msolver.core.board import UNKNOWN, Board
+from msolver.core.board import MINE, UNKNOWN, Board
 from msolver.core.game import Game, Status
 from msolver.io.capture import RecordedCapture
 from msolver.io.mouse import Button, RecordingMouse
@@ -52,7 +52,17 @@ class SimScreen:
     shift: tuple[int, int] = (0, 0)  # move the drawn board (a moved window)
     # (left, top, right, bottom) of a dialog drawn over the board once the game is won
     win_dialog: tuple[int, int, int, int] | None = None
+    # The win dialog is modal (a high-score window): it stays over the board
+    # after the win, takes every key, and only Escape closes it.
+    modal: bool = False
+    dialog_up: bool = False
+    # (left, top, right, bottom) of the game's window, when keys reach it only
+    # with the pointer inside (focus follows the pointer)
+    key_window: tuple[int, int, int, int] | None = None
+    # The game draws its unflagged mines once won (in a look the reader may not know).
+    mines_on_win: bool = False
     grabs: int = 0
+    _mouse: RecordingMouse | None = None
     clicks: list[tuple[int, int, Button]] = field(default_factory=list)
     _stale: Image | None = None
     _stale_left: int = 0
@@ -64,11 +74,18 @@ class SimScreen:
         px, py = self.grid.pitch
         ox += self.shift[0]
         oy += self.shift[1]
+        won_marks = (
+            set(self.game.layout) if self.mines_on_win and self.game.status is Status.WON else set()
+        )
         for i, s in enumerate(board.cells):
+            if i in won_marks and s == UNKNOWN:
+                s = MINE
             r, c = divmod(i, board.width)
             x0, y0 = round(ox + c * px), round(oy + r * py)
             img[y0 : round(y0 + py), x0 : round(x0 + px)] = colour_of(s)
-        if self.win_dialog is not None and self.game.status is Status.WON:
+        if self.win_dialog is not None and (
+            self.dialog_up or (self.game.status is Status.WON and not self.modal)
+        ):
             left, top, right, bottom = self.win_dialog
             img[top:bottom, left:right] = (250, 250, 250)
         return img
@@ -86,7 +103,8 @@ class SimScreen:
         return RecordedCapture(self.grab)
 
     def mouse(self, **kwargs: object) -> RecordingMouse:
-        return RecordingMouse(on_click=self.on_click, on_key=self.on_key, **kwargs)
+        self._mouse = RecordingMouse(on_click=self.on_click, on_key=self.on_key, **kwargs)
+        return self._mouse
 
     def _before_change(self) -> None:
         if self.lag and self._stale_left == 0:
@@ -108,8 +126,19 @@ class SimScreen:
             self.game.chord(i)
         elif button == "left" and state == UNKNOWN:
             self.game.open(i)
+        if self.modal and self.win_dialog is not None and self.game.status is Status.WON:
+            self.dialog_up = True
 
     def on_key(self, combo: str) -> None:
+        if self.key_window is not None and self._mouse is not None:
+            x, y = self._mouse.position()
+            left, top, right, bottom = self.key_window
+            if not (left <= x < right and top <= y < bottom):
+                return
+        if self.dialog_up:
+            if combo == "esc":
+                self.dialog_up = False
+            return
         if combo == "n" and self.new_game is not None:
             self._before_change()
             self.game = self.new_game()
@@ -118,10 +147,18 @@ class SimScreen:
 class SimReader:
     """Decodes SimScreen pixels by cell centre colour; an unknown colour is low confidence."""
 
-    def __init__(self, grid: Grid, mines: int, corrupt: Callable[[Board], Board] | None = None):
+    def __init__(
+        self,
+        grid: Grid,
+        mines: int,
+        corrupt: Callable[[Board], Board] | None = None,
+        unseen: frozenset[int] = frozenset(),
+    ):
         self._grid = grid
         self._mines = mines
         self.corrupt = corrupt
+        # states whose look the reader has not learned: read with low confidence
+        self.unseen = unseen
         self.learned: list[Board] = []
 
     @property
@@ -141,7 +178,7 @@ class SimReader:
             x, y = g.centre(i)
             px = tuple(int(v) for v in image[y - top, x - left])
             state = _DECODE.get((px[0], px[1], px[2]))
-            if state is None:
+            if state is None or state in self.unseen:
                 low.append(i)
                 state = UNKNOWN
             cells.append(state)

@@ -188,7 +188,10 @@ def sgt_palette(seed: int, kind: str) -> dict[str, str]:
 # -- the battery ----------------------------------------------------------------
 
 SGT_END = "status bar 'BOOM!'/'COMPLETED!'; the board shows every mine after a loss"
-MG_END = "face turns sad or cool; a win at a standard size opens a high-score window"
+MG_END = (
+    "face turns sad or cool; a new best at a standard size opens a high-score window "
+    "(which kills minegauler 4.2.0: see _MINEGAULER_LAUNCH)"
+)
 XBOMB_END = "all bombs drawn; the UXB counter and clock stop"
 WEB_END = "every bomb drawn on a loss, flags on a win; no face, no dialog"
 GNOME_END = "a scores dialog over the board after a win; mines shown after a loss"
@@ -683,7 +686,14 @@ def launch(
         elif variant.game == "minegauler":
             py = minegauler_python()
             _write_minegauler_settings(py, variant)
-            cmd = _no_network([str(py), "-m", "minegauler.app"])
+            # minegauler 4.2.0 dies (a PyQt6 TypeError in its high-score
+            # window's sizeHint) when a win at a standard level sets a new
+            # best: that window opens and takes the game with it. Its table
+            # sits in the package folder, shared by every run, so whether a
+            # run meets this depended on earlier runs. Each launch gets a table
+            # of its own holding a record no game beats (a player with a
+            # history), so the window never opens and no run depends on another.
+            cmd = _no_network([str(py), "-c", _MINEGAULER_LAUNCH, str(tmpdir / "highscores.db")])
             cls = "minegauler"
         else:
             raise ValueError(f"unknown game {variant.game!r}")
@@ -710,6 +720,22 @@ def launch(
         win.close()
         raise
     return win, truth
+
+
+_MINEGAULER_LAUNCH = """
+import pathlib, runpy, sys
+import minegauler.app.paths as paths
+paths.HIGHSCORES_FILE = pathlib.Path(sys.argv[1])
+sys.argv[:] = ["minegauler"]
+from minegauler.app import highscores as hs
+from minegauler.app.highscores.base import HighscoreStruct
+for level in "BIEM":
+    hs.insert_highscore(
+        HighscoreStruct("regular", level, 1, 8, False, "", 0, 0.001, 1, 1e9, 0.0),
+        post_remote=False,
+    )
+runpy.run_module("minegauler.app", run_name="__main__")
+"""
 
 
 def _write_minegauler_settings(py: Path, variant: Variant) -> None:

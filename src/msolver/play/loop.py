@@ -471,8 +471,10 @@ class Player:
         if known is None or not sent:
             return None
         box = _cover_box(reading, known)
-        if len(box) < min(_COVER_MIN, known.size):
-            return None
+        if len(box) < min(_COVER_MIN, known.size) or not _hides_fixed_cells(reading, known, box):
+            # Only unopened cells changed: the game drew in them (its mines, in
+            # a look not learned yet), nothing lies over the board.
+            return self._ended_by_reveal(reading, known, sent)
         opened = _opens(sent)
         outside = [s for i, s in enumerate(reading.board.cells) if i not in box]
         mines_shown = any(s in (MINE, EXPLODED, WRONG_FLAG) for s in outside)
@@ -496,6 +498,66 @@ class Player:
             cells[i] = known.cells[i]
         if hit:
             cells[hit[0]] = EXPLODED
+        return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+
+    def _ended_by_reveal(self, reading: Reading, known: Board, sent: list[Click]) -> Reading | None:
+        """The end, when the game drew cells nobody opened after our last batch.
+
+        In a game still in play only the cells we open change (and, through a
+        0, their neighbours). As a game ends many draw their mines, in a look
+        that may never have been seen (read as unsure, or as a wrong number
+        that makes the board inconsistent). Won when every guessed cell shows
+        a number and the batch opened the last safe cells (the game marks its
+        mines). Lost when, after a guess, unopened cells out of the batch's
+        reach no longer read unopened (the game shows its mines), unless the
+        batch could have opened the last safe cells: the same drawing may be
+        a win, and the board alone cannot tell, so it stays a stop.
+        """
+        opened = _opens(sent)
+        guessed = [c.index for c in sent if c.kind == "left" and c.p_mine > 0]
+        board = reading.board
+        unsure = set(reading.low_confidence)
+        if not any(i in unsure or board.cells[i] < 0 for i in guessed):
+            won = _won_under_cover(reading, known, opened, need_cover=False)
+            if won is not None:
+                self.say("the game drew its mines as the last safe cells opened: won")
+                return won
+        if not guessed:
+            return None
+        # Where the batch can have opened cells: what it clicked, and on through
+        # every cell that now reads 0 (a 0 opens its neighbours).
+        reach = set(opened)
+        todo = [i for i in opened if board.cells[i] == 0 and i not in unsure]
+        while todo:
+            i = todo.pop()
+            for j in self._nbrs[i]:
+                if j not in reach:
+                    reach.add(j)
+                    if board.cells[j] == 0 and j not in unsure:
+                        todo.append(j)
+        flagged = {c.index for c in sent if c.kind == "right"}
+        drawn = [
+            i
+            for i, (a, b) in enumerate(zip(known.cells, board.cells, strict=True))
+            if a == UNKNOWN
+            and i not in reach
+            and i not in flagged
+            and (b != UNKNOWN or i in unsure)
+        ]
+        if not drawn:
+            return None
+        safe_left = known.size - known.mines - sum(1 for c in known.cells if c >= 0)
+        if sum(1 for i in opened if known.cells[i] == UNKNOWN) >= safe_left:
+            return None
+        hit = [i for i in guessed if i in unsure or board.cells[i] < 0] or guessed
+        self.say(
+            f"the game drew {len(drawn)} cells nobody opened after a guess at "
+            f"{_where(known, hit[0])}: the game is lost"
+        )
+        cells = list(known.cells)
+        for i in drawn:
+            cells[i] = MINE
+        cells[hit[0]] = EXPLODED
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
     def _open_zero(self, board: Board) -> int | None:
@@ -603,15 +665,24 @@ class Player:
         # The button is kept in the profile's pixels; the mouse clicks in points.
         button = self.frame.to_points(ng.x, ng.y)
         attempts = 3
+        covered = False
         for attempt in range(1, attempts + 1):
             self._check_stop()
+            if covered:
+                # A window the game opened as it ended (a high-score table, a
+                # "play again?" box) lies over the board and may take the
+                # new-game key itself: close it the way a person would first.
+                self.say("something covers the board after the game; sending Escape to close it")
+                self._key_over_board("esc")
+                self._quiet_screen(self.settings.end_quiet, self.settings.new_game_timeout / 6)
             image = self._grab()
             if ng.kind == "key":
-                self._mouse(lambda: self.mouse.key(ng.key))
+                self._key_over_board(ng.key)
             else:
                 self._mouse(lambda: self.mouse.click(*button, "left"))
                 self._mouse(lambda: self.mouse.move(*self.park))
             deadline = self.clock() + self.settings.new_game_timeout / attempts
+            reading = None
             while self.clock() < deadline:
                 image = self._wait_change(image, max(0.0, deadline - self.clock()))
                 reading = self.reader.read(image)
@@ -622,12 +693,36 @@ class Player:
                     if again.board == reading.board:
                         return
                 self.sleep(0.01)
+            covered = reading is not None and _board_hidden(reading)
             if attempt < attempts:
                 self.say(f"the new-game action ({ng}) showed no fresh board yet; trying again")
+        why = (
+            "something covers the board (a dialog or another window; Escape did not close "
+            "it) or the game's window is gone: close it and start again"
+            if covered
+            else "is the game's window behind another one, or the action wrong for this game?"
+        )
         raise PlayStop(
             f"the new-game action ({ng}) did not bring up a fresh board within "
-            f"{self.settings.new_game_timeout:.0f} s"
+            f"{self.settings.new_game_timeout:.0f} s: {why}"
         )
+
+    def _key_over_board(self, key: str) -> None:
+        """Send `key` with the pointer over the board, then park it again.
+
+        Where keyboard focus follows the pointer (X11 without a window
+        manager, some desktops' settings) a key goes to the window under the
+        pointer, and the park point may lie just outside the game's window
+        (xbomb's window ends 4 px right of its board). The board is surely
+        inside it, or inside a dialog the game opened over it, which is the
+        window that should get the key then. Where a click gives focus the
+        game's window has it already from the last click on the board.
+        """
+        self._mouse(lambda: self.mouse.move(*self._cell_point(0)))
+        try:
+            self._mouse(lambda: self.mouse.key(key))
+        finally:
+            self._mouse(lambda: self.mouse.move(*self.park))
 
     def _quiet_screen(self, quiet: float, timeout: float) -> None:
         """Wait until the board has not changed for `quiet` seconds (or `timeout` passes)."""
@@ -674,7 +769,22 @@ def _cover_box(reading: Reading, known: Board) -> set[int]:
     }
 
 
-def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> Reading | None:
+def _hides_fixed_cells(reading: Reading, known: Board, box: set[int]) -> bool:
+    """Whether `box` holds an opened cell or a flag that reads otherwise now.
+
+    Those never change in a game, so something is drawn over them: a cover.
+    """
+    unsure = set(reading.low_confidence)
+    return any(
+        (known.cells[i] >= 0 or known.cells[i] == FLAG)
+        and (i in unsure or reading.board.cells[i] != known.cells[i])
+        for i in box
+    )
+
+
+def _won_under_cover(
+    reading: Reading, known: Board, opened: frozenset[int], *, need_cover: bool = True
+) -> Reading | None:
     """The reading completed from `known` where it is unsure, if that shows a won game.
 
     An opened cell or a flag cannot have changed; a cell that was unopened
@@ -686,7 +796,10 @@ def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> 
     # What a dialog drawn over the board shows there is not the board, even
     # where it happens to look like a cell.
     covered = _cover_box(reading, known)
-    if not covered:
+    if not covered or (need_cover and not _hides_fixed_cells(reading, known, covered)):
+        # Only unopened cells look new: no window over the board but the game
+        # drawing in its cells (its mines, in a look not learned yet), which
+        # may as well be a loss; need_cover=False when that was ruled out.
         return None
     hidden_opens = []
     for i in covered:
@@ -702,6 +815,13 @@ def _won_under_cover(reading: Reading, known: Board, opened: frozenset[int]) -> 
     for i in hidden_opens:
         cells[i] = sum(1 for j in nbrs[i] if j not in hidden_opens and cells[j] in (UNKNOWN, FLAG))
     return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+
+
+def _board_hidden(reading: Reading) -> bool:
+    """Whether much of the board does not look like the game's cells (a window over it)."""
+    return bool(reading.problem) or len(reading.low_confidence) >= min(
+        _COVER_MIN, reading.board.size
+    )
 
 
 def _pending(board: Board, clicks: list[Click]) -> list[Click]:
