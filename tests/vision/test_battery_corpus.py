@@ -28,8 +28,6 @@ PITCH_TOL = 0.05
 
 # case -> why it fails today (measured on this branch's main code, 2026-11-25).
 XFAIL: dict[str, str] = {
-    "minegauler-standard-b24-16x16": "origin y 2.3 px low: the lattice centres a cell on its "
-    "centre of symmetry, which an uneven bevel moves",
     "gnome-mines-1000x560": "tiles 27 px apart for 10 columns, then 26: one lattice leaves "
     "7 column edges 1-2 px off",
     "minegauler-textured-b32-9x9": "textured tiles: no lattice of equal tiles",

@@ -21,14 +21,15 @@ edges repeat every pitch along x and y. The finder works in four steps:
    cell), so a partly played board keeps its full size and names the cells
    that are not blank. A toolbar or a counter off the lattice or unlike the
    cells is cut off.
-4. Geometry to a fraction of a pixel. Each column's (row's) mirror centre
-   is found on the board's own edge profile and pitch and origin are the
+4. Geometry to a fraction of a pixel. Each column's (row's) place is found
+   on the board's own edge profile and pitch and origin are the
    least-squares line through them, so one rule (box from origin + k*pitch)
-   cuts every cell the same way.
+   cuts every cell the same way. The origin rule (_boundary_shift): a box
+   starts on the cell boundary, the strongest edge that repeats every
+   pitch, or halfway across a gap or line between cells.
 
 Coordinates are pixel edges: pixel i covers [i, i+1); a Grid's cell (r, c)
-box is [ox + c*px, ox + (c+1)*px) x [oy + r*py, oy + (r+1)*py), centred on
-the tile's centre of symmetry.
+box is [ox + c*px, ox + (c+1)*px) x [oy + r*py, oy + (r+1)*py).
 """
 
 from __future__ import annotations
@@ -371,7 +372,9 @@ def _grow(
     return top, left, h, w
 
 
-def _refine(edge: npt.NDArray[np.float32], centre0: float, p: float, n: int) -> tuple[float, float]:
+def _refine(
+    edge: npt.NDArray[np.float32], level: F, centre0: float, p: float, n: int
+) -> tuple[float, float]:
     """(first centre, pitch) along one axis, by least squares over every cell's own edges.
 
     Each cell's edge profile is aligned to the board's mean cell profile (a
@@ -421,22 +424,71 @@ def _refine(edge: npt.NDArray[np.float32], centre0: float, p: float, n: int) -> 
                 break
             karr, carr = karr[keep], carr[keep]
         c0, pp = float(f0), float(fp)
-    # the mean cell's mirror centre, near the middle of its box
-    # (the whole box and a little beyond, on inner cells, which have neighbours)
-    u = np.arange(-pp / 2 - 2, pp / 2 + 2 + 1e-9, 0.25)
+    return c0 + _boundary_shift(pos, prof, level, c0, pp, n), pp
+
+
+def _boundary_shift(pos: F, prof: F, level: F, c0: float, pp: float, n: int) -> float:
+    """How far to move the first cell's centre c0 so that its box starts on the cell boundary.
+
+    The one origin rule of msolver (finder, built-in profiles, corpus
+    truths): a cell's box starts at the strongest edge that repeats every
+    pitch, the boundary between two cells (a light bevel after a dark one, a
+    face after the frame's line). Where a game leaves a gap or draws a line
+    between cells, the edges on its two sides are about as strong and the
+    box starts halfway between them. No symmetry is assumed: a bevel wider
+    on one side does not move the boundary. `level` is the grey level of
+    pixel i (centred at i + 0.5) along the axis, in the same frame as prof.
+    """
+    step = 0.25
+    u = np.arange(-pp / 2, pp / 2, step)
+    # inner cells have a neighbour on both sides: the board's frame is no boundary of theirs
     inner = range(1, n - 1) if n > 2 else range(n)
-    segs = np.stack([np.interp(c0 + k * pp + u, pos, prof, 0.0, 0.0) for k in inner])
-    tmpl = segs.mean(axis=0)
-    best, best_s = -1.0, 0.0
-    for sft in np.arange(-pp / 6, pp / 6 + 1e-9, 0.125):
-        t = np.arange(0.25, 0.45 * pp, 0.25)
-        left = np.interp(sft - t, u, tmpl)
-        right = np.interp(sft + t, u, tmpl)
-        den = float(np.sqrt((left * left).sum() * (right * right).sum()))
-        score = float((left * right).sum() / den) if den > 0 else -1.0
-        if score > best:
-            best, best_s = score, float(sft)
-    return c0 + best_s, pp
+    tmpl = np.mean([np.interp(c0 + k * pp + u, pos, prof, 0.0, 0.0) for k in inner], axis=0)
+    lpos = np.arange(len(level), dtype=np.float64) + 0.5
+    m = len(tmpl)
+    if m < 4 or float(tmpl.max()) <= 0:
+        return 0.0
+
+    def local_max(i: int) -> int:
+        near = np.arange(i - 4, i + 5)
+        return int(near[np.argmax(tmpl[near % m])]) % m
+
+    def strength(i: int) -> float:
+        # the energy within 3/4 pixel: one edge spread over two pixels by
+        # scaling counts whole, an edge two pixels on does not
+        return float(tmpl[np.arange(i - 3, i + 4) % m].sum())
+
+    def centroid(i: int) -> float:
+        idx = np.arange(i - 4, i + 5)
+        vals = tmpl[idx % m]
+        tot = float(vals.sum())
+        return float(u[i] + (step * float((vals * (idx - i)).sum()) / tot if tot > 0 else 0.0))
+
+    peaks = [i for i in range(m) if tmpl[i] > 0 and local_max(i) == i]
+    if not peaks:
+        return 0.0
+    i1 = max(peaks, key=strength)
+    b = centroid(i1)
+    dist = np.abs((u - u[i1] + pp / 2) % pp - pp / 2)
+    rivals = [i for i in peaks if 1.5 < dist[i] <= pp / 4]
+    if rivals:
+        i2 = max(rivals, key=strength)
+        if strength(i2) >= 0.8 * strength(i1):
+            b2 = centroid(i2)
+            d = (b2 - b + pp / 2) % pp - pp / 2
+            mid = b + d / 2
+            # a gap or a line looks the same from both sides (mirror
+            # symmetric grey levels about its middle); two edges of a bevel
+            # (dark band, then light band) do not
+            t = np.arange(0.5, abs(d) / 2 + 2.0, 0.5)
+            sides = np.concatenate([mid - t, mid + t])
+            grey = np.mean([np.interp(c0 + k * pp + sides, lpos, level) for k in inner], axis=0)
+            diff = float(np.mean(np.abs(grey[: len(t)] - grey[len(t) :])))
+            if diff <= 0.35 * max(float(np.ptp(grey)), 1e-6):
+                b = mid
+    # the box start nearest the current one (-pp/2): the cell keeps its index
+    start = b + pp * round((-pp / 2 - b) / pp)
+    return float(start + pp / 2)
 
 
 def _board_at(
@@ -485,13 +537,20 @@ def _board_at(
     rr = np.clip(((np.arange(y0, y1) + 0.5 - oy) // pitch[1]).astype(int) - top, 0, bh - 1)
     cc = np.clip(((np.arange(x0, x1 + 1) + 0.5 - ox) // pitch[0]).astype(int) - left, 0, bw - 1)
     wx = blank[rr][:, cc].astype(np.float32)
-    c0x, px = _refine(ex[y0:y1, x0 : x1 + 1] * wx, ox + (left + 0.5) * pitch[0] - x0, pitch[0], bw)
+    grey = rgb[y0:y1, x0:x1].astype(np.float64).mean(axis=2)
+    c0x, px = _refine(
+        ex[y0:y1, x0 : x1 + 1] * wx,
+        grey.mean(axis=0),
+        ox + (left + 0.5) * pitch[0] - x0,
+        pitch[0],
+        bw,
+    )
     c0x += x0
     rr = np.clip(((np.arange(y0, y1 + 1) + 0.5 - oy) // pitch[1]).astype(int) - top, 0, bh - 1)
     cc = np.clip(((np.arange(x0, x1) + 0.5 - ox) // pitch[0]).astype(int) - left, 0, bw - 1)
     wy = blank[rr][:, cc].astype(np.float32)
     first_y = oy + (top + 0.5) * pitch[1] - y0
-    c0y, py = _refine((ey[y0 : y1 + 1, x0:x1] * wy).T, first_y, pitch[1], bh)
+    c0y, py = _refine((ey[y0 : y1 + 1, x0:x1] * wy).T, grey.mean(axis=1), first_y, pitch[1], bh)
     c0y += y0
     origin = (c0x - px / 2, c0y - py / 2)
     desc = _cells(rgb, origin, (px, py), bh, bw)
@@ -601,16 +660,16 @@ def _other_boards(
 
 
 def cell_offset(tile: Image) -> tuple[float, float]:
-    """Where a tile's centre of symmetry sits from the centre of its box, in pixels (x, y).
-
-    find_lattice centres each cell's box on this point; a theme's recorded
-    tile (box from its own origin) is placed on the screen by it.
+    """Where find_lattice would put the centre of this tile's box, from the centre of the
+    tile's own box, in pixels (x, y): zero when the tile was cut by the same origin rule.
     """
     rgb = as_rgb(tile, "tile")
     h, w = rgb.shape[:2]
     # five copies side by side give the middle ones their neighbours
-    ex, _ = _edges(np.ascontiguousarray(np.tile(rgb, (1, 5, 1))))
-    _, ey = _edges(np.ascontiguousarray(np.tile(rgb, (5, 1, 1))))
-    cx, _px = _refine(ex, w / 2, float(w), 5)
-    cy, _py = _refine(ey.T, h / 2, float(h), 5)
+    row = np.ascontiguousarray(np.tile(rgb, (1, 5, 1)))
+    col = np.ascontiguousarray(np.tile(rgb, (5, 1, 1)))
+    ex, _ = _edges(row)
+    _, ey = _edges(col)
+    cx, _px = _refine(ex, row.astype(np.float64).mean(axis=(0, 2)), w / 2, float(w), 5)
+    cy, _py = _refine(ey.T, col.astype(np.float64).mean(axis=(1, 2)), h / 2, float(h), 5)
     return (cx - w / 2, cy - h / 2)
