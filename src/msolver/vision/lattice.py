@@ -105,8 +105,8 @@ def _autocorr(e: npt.NDArray[np.float32], max_lag: int) -> F:
     return np.asarray(ac, np.float64)
 
 
-def _pitch_candidates(ac: F, limit: float) -> list[tuple[float, float]]:
-    """(pitch, score) of comb-fit maxima, best first."""
+def _comb_scores(ac: F, limit: float) -> tuple[F, F]:
+    """Comb-fit score of each pitch candidate (0.1 px steps), relative to the lag-0 energy."""
     lags = np.arange(len(ac), dtype=np.float64)
 
     def at(d: F) -> F:
@@ -123,9 +123,16 @@ def _pitch_candidates(ac: F, limit: float) -> list[tuple[float, float]]:
         peaks = at(k * p)
         troughs = 0.5 * (at((k - 0.5) * p) + at((k + 0.5) * p))
         scores[i] = float(np.mean(peaks - troughs))
+    if ac[0] > 0:
+        scores /= ac[0]
+    return ps, scores
+
+
+def _pitch_candidates(ac: F, limit: float, many: bool = False) -> list[tuple[float, float]]:
+    """(pitch, score) of comb-fit maxima, best first: the four best, or twelve if `many`."""
+    ps, scores = _comb_scores(ac, limit)
     if ac[0] <= 0:
         return []
-    scores /= ac[0]
     out: list[tuple[float, float]] = []
     for i in range(1, len(ps) - 1):
         if scores[i] > 0.01 and scores[i] >= scores[i - 1] and scores[i] >= scores[i + 1]:
@@ -144,7 +151,35 @@ def _pitch_candidates(ac: F, limit: float) -> list[tuple[float, float]]:
             for q, sc2 in out
         )
     ]
-    return keep[:4]
+    return keep[: 12 if many else 4]
+
+
+def _square_pairs(
+    ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], max_lag: int, w: int, h: int
+) -> list[tuple[float, float]]:
+    """Pitch pairs from the weaker comb maxima, each axis's tried on the other.
+
+    Cells are square: a pitch that shows on one axis is looked for on the
+    other within 3%. Textured tiles repeat weakly against their texture, and
+    in a whole-screen grab a window's own layout can outscore them.
+    """
+    acx, acy = _autocorr(ex, max_lag), _autocorr(ey.T, max_lag)
+    ax, ay = _pitch_candidates(acx, w / 3, many=True), _pitch_candidates(acy, h / 3, many=True)
+    sx, sy = _comb_scores(acx, w / 3), _comb_scores(acy, h / 3)
+    out: list[tuple[float, float, float]] = []
+    for mine, (ps, scores) in ((ay, sx), (ax, sy)):
+        for p, sc in mine:
+            near = np.abs(ps - p) <= 0.03 * p
+            if not near.any():
+                continue
+            s2 = float(scores[near].max())
+            if s2 <= 0:
+                continue
+            # the same pitch on both axes: the weak axis's own maximum may be
+            # off by more than the finder's refinement can pull back
+            out.append((p, p, sc * s2))
+    out.sort(key=lambda t: -t[2])
+    return [(a, b) for a, b, _ in out]
 
 
 def _fold_centre(edge: npt.NDArray[np.float32], p: float) -> float | None:
@@ -615,6 +650,21 @@ def find_lattice(image: Image) -> Lattice:
         if got is not None:
             found.append(got)
     if not found:
+        # only when the strong combs hold no board: each try costs a pass
+        tried = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
+        for px, py in _square_pairs(ex, ey, max_lag, w, h):
+            if (round(2 * px), round(2 * py)) in tried:
+                continue
+            tried.add((round(2 * px), round(2 * py)))
+            got = _board_at(rgb, ex, ey, (px, py), fine)
+            if got is not None:
+                found.append(got)
+        if found:
+            # a multiple of the cells' pitch covers the board as well, in blocks
+            # of cells: the finest lattice that covers about the most
+            most = max(_area(g[0]) for g in found)
+            found = [min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)]
+    if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
     best = max(found, key=lambda g: _area(g[0]))
     lat, others = best
@@ -627,6 +677,10 @@ def find_lattice(image: Image) -> Lattice:
     if others > 0:
         raise LatticeError(f"{others + 1} boards found: show only one board")
     return lat
+
+
+def _pitch_of(got: tuple[Lattice, int]) -> float:
+    return got[0].pitch[0]
 
 
 def _area(lat: Lattice) -> float:
