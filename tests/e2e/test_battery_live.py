@@ -24,7 +24,6 @@ GAMES = 5
 
 # game -> why it fails today (measured 2026-11-25 on branch liveplay).
 XFAIL: dict[str, str] = {
-    "minegauler-textured-b20-16x16": "calibrate: no lattice of equal tiles (textured tiles)",
     "web-mfw-z100-16x16": "flags: a right click opens the browser's context menu over the "
     "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
     "web-mfw-z150-16x12": "flags: a right click opens the browser's context menu over the "

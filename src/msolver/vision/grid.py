@@ -293,6 +293,27 @@ def _tile_score(d: tuple[float, float, float]) -> float:
     return max(d[0] / _TILE_COLOUR, d[1] / _TILE_EDGES, d[2] / _TILE_MATCH)
 
 
+def _standard(rows: int, cols: int, mines: int | None) -> bool:
+    """Whether rows x cols is a standard level (with its mine count, when known)."""
+    return any(
+        (lv.height, lv.width) == (rows, cols) and mines in (None, lv.mines)
+        for lv in LEVELS.values()
+    )
+
+
+def _whole_blank_board(lat: Lattice, faces: Grid, mines: int | None) -> bool:
+    """Whether the lattice's board is the whole board, not the blank part of one under way.
+
+    Flat faces beyond an all-blank board are a toolbar, counters or buttons
+    (a header of tile-like buttons looks like more rows), not opened cells:
+    kept as the board's unless the lattice's size is no standard level and
+    the faces' size is one.
+    """
+    if lat.unlike:
+        return False
+    return _standard(lat.rows, lat.cols, mines) or not _standard(faces.rows, faces.cols, mines)
+
+
 def calibrate(
     image: Image,
     *,
@@ -337,6 +358,7 @@ def calibrate(
             faces is not None
             and faces.rows * faces.cols > grid.rows * grid.cols
             and (abs(faces.pitch[0] - grid.pitch[0]) < 0.1 * grid.pitch[0])
+            and not _whole_blank_board(lat, faces, mines)
         ):
             grid, lat = faces, None  # blank cells are only part of a board under way
     elif faces is not None and missing is not None:

@@ -9,10 +9,11 @@ edges repeat every pitch along x and y. The finder works in four steps:
    troughs at (k+-1/2)*p) scores each candidate pitch, which rejects both
    multiples and fractions of the true one. The same along y; cells are
    square, so only pitch pairs that agree within 15% are tried.
-2. Phase. Edges that repeat one pitch apart are folded modulo the pitch; the
-   cell centre is the centre of mirror symmetry of that folded profile
-   that lies in the quiet interior of a tile (the other symmetry centre is
-   the boundary between cells, where the edges crowd).
+2. Phase. Edges that repeat one pitch apart are folded modulo the pitch;
+   the cells' boundary is the strongest of them (halfway across a gap or
+   line between cells). Pitch and phase are found on the picture with
+   stipples and dithers averaged out (_undither), so a checkerboard face
+   is one flat colour and not a forest of edges.
 3. Extent. Every lattice cell of the image is resampled to 16x16 and
    compared with the board's typical cell (normalised correlation, a smooth
    colour model across the board, and contrast); the board is the largest
@@ -21,14 +22,15 @@ edges repeat every pitch along x and y. The finder works in four steps:
    cell), so a partly played board keeps its full size and names the cells
    that are not blank. A toolbar or a counter off the lattice or unlike the
    cells is cut off.
-4. Geometry to a fraction of a pixel. Each column's (row's) mirror centre
-   is found on the board's own edge profile and pitch and origin are the
+4. Geometry to a fraction of a pixel. Each column's (row's) place is found
+   on the board's own edge profile and pitch and origin are the
    least-squares line through them, so one rule (box from origin + k*pitch)
-   cuts every cell the same way.
+   cuts every cell the same way. The origin rule (_boundary_shift): a box
+   starts on the cell boundary, the strongest edge that repeats every
+   pitch, or halfway across a gap or line between cells.
 
 Coordinates are pixel edges: pixel i covers [i, i+1); a Grid's cell (r, c)
-box is [ox + c*px, ox + (c+1)*px) x [oy + r*py, oy + (r+1)*py), centred on
-the tile's centre of symmetry.
+box is [ox + c*px, ox + (c+1)*px) x [oy + r*py, oy + (r+1)*py).
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ _MAX_PITCH = 110.0
 _N = 16  # a cell is compared at 16x16 pixels
 _MIN_CELLS = 12
 _NCC_ALIKE = 0.8
-_GROW_SHARE = 0.25  # a row or column beside the board with this share of alike cells is board
+_GROW_SHARE = 0.25
+# Undithering keeps about a third or more of a board's edge energy (steps
+# survive it, one-pixel lines lose half); a stippled or dithered board keeps
+# about a tenth (measured on the battery corpus: 0.30-0.98 against 0.05-0.11).
+_DITHERED = 0.2  # a row or column beside the board with this share of alike cells is board
 
 
 class LatticeError(ValueError):
@@ -99,8 +105,8 @@ def _autocorr(e: npt.NDArray[np.float32], max_lag: int) -> F:
     return np.asarray(ac, np.float64)
 
 
-def _pitch_candidates(ac: F, limit: float) -> list[tuple[float, float]]:
-    """(pitch, score) of comb-fit maxima, best first."""
+def _comb_scores(ac: F, limit: float) -> tuple[F, F]:
+    """Comb-fit score of each pitch candidate (0.1 px steps), relative to the lag-0 energy."""
     lags = np.arange(len(ac), dtype=np.float64)
 
     def at(d: F) -> F:
@@ -117,9 +123,16 @@ def _pitch_candidates(ac: F, limit: float) -> list[tuple[float, float]]:
         peaks = at(k * p)
         troughs = 0.5 * (at((k - 0.5) * p) + at((k + 0.5) * p))
         scores[i] = float(np.mean(peaks - troughs))
+    if ac[0] > 0:
+        scores /= ac[0]
+    return ps, scores
+
+
+def _pitch_candidates(ac: F, limit: float, many: bool = False) -> list[tuple[float, float]]:
+    """(pitch, score) of comb-fit maxima, best first: the four best, or twelve if `many`."""
+    ps, scores = _comb_scores(ac, limit)
     if ac[0] <= 0:
         return []
-    scores /= ac[0]
     out: list[tuple[float, float]] = []
     for i in range(1, len(ps) - 1):
         if scores[i] > 0.01 and scores[i] >= scores[i - 1] and scores[i] >= scores[i + 1]:
@@ -138,27 +151,35 @@ def _pitch_candidates(ac: F, limit: float) -> list[tuple[float, float]]:
             for q, sc2 in out
         )
     ]
-    return keep[:4]
+    return keep[: 12 if many else 4]
 
 
-def _mirror_scores(prof: F, centres: F, half: float) -> F:
-    """Normalised mirror correlation of prof about each centre (edge coords, step 0.5)."""
-    n = len(prof)
-    out = np.full(len(centres), -1.0)
-    tmax = int(half)
-    for i, c in enumerate(centres):
-        base = np.arange(1, tmax + 1, dtype=np.float64)
-        t = base - 0.5 if (2 * c) % 2 == 1 else base
-        lo = (c - t).astype(int)
-        hi = (c + t).astype(int)
-        ok = (lo >= 0) & (hi < n)
-        if ok.sum() < 3:
-            continue
-        a, b = prof[lo[ok]], prof[hi[ok]]
-        den = float(np.sqrt((a * a).sum() * (b * b).sum()))
-        if den > 0:
-            out[i] = float((a * b).sum() / den)
-    return out
+def _square_pairs(
+    ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], max_lag: int, w: int, h: int
+) -> list[tuple[float, float]]:
+    """Pitch pairs from the weaker comb maxima, each axis's tried on the other.
+
+    Cells are square: a pitch that shows on one axis is looked for on the
+    other within 3%. Textured tiles repeat weakly against their texture, and
+    in a whole-screen grab a window's own layout can outscore them.
+    """
+    acx, acy = _autocorr(ex, max_lag), _autocorr(ey.T, max_lag)
+    ax, ay = _pitch_candidates(acx, w / 3, many=True), _pitch_candidates(acy, h / 3, many=True)
+    sx, sy = _comb_scores(acx, w / 3), _comb_scores(acy, h / 3)
+    out: list[tuple[float, float, float]] = []
+    for mine, (ps, scores) in ((ay, sx), (ax, sy)):
+        for p, sc in mine:
+            near = np.abs(ps - p) <= 0.03 * p
+            if not near.any():
+                continue
+            s2 = float(scores[near].max())
+            if s2 <= 0:
+                continue
+            # the same pitch on both axes: the weak axis's own maximum may be
+            # off by more than the finder's refinement can pull back
+            out.append((p, p, sc * s2))
+    out.sort(key=lambda t: -t[2])
+    return [(a, b) for a, b, _ in out]
 
 
 def _fold_centre(edge: npt.NDArray[np.float32], p: float) -> float | None:
@@ -176,27 +197,24 @@ def _fold_centre(edge: npt.NDArray[np.float32], p: float) -> float | None:
     pos = np.arange(len(prof), dtype=np.float64)
     bins = np.floor((pos % p) / p * nb).astype(int) % nb
     folded = np.bincount(bins, weights=prof, minlength=nb)
-    # mirror symmetry on the circular folded profile, at half-bin steps
-    ext = np.concatenate([folded, folded, folded])
+    # the cell boundary: the strongest repeating edge (see _boundary_shift,
+    # which places it to a fraction of a pixel); the centre is half a pitch on
     step = p / nb
-    centres = np.arange(nb, 2 * nb, 0.5)
-    sc = _mirror_scores(ext, centres, nb * 0.45)
-    order = np.argsort(-sc)
-    best = [float(centres[order[0]])]
-    for j in order[1:]:
-        c = float(centres[j])
-        d = abs(((c - best[0]) + nb / 2) % nb - nb / 2)
-        if d >= nb / 4:
-            best.append(c)
-            break
-
-    def quiet(c: float) -> float:
-        idx = np.arange(int(c - nb / 4), int(c + nb / 4) + 1)
-        return float(ext[idx].sum())
-
-    c = min(best, key=quiet)
-    # bin b covers phase [b, b+1)*step; a half-step centre c sits at phase c*step
-    return float(((c - nb) * step) % p)
+    w = max(1, round(1.0 / step))
+    energy = np.convolve(
+        np.concatenate([folded[-w:], folded, folded[:w]]), np.ones(2 * w + 1), "valid"
+    )
+    edge_bin = int(np.argmax(energy))
+    at = (edge_bin + 0.5) * step  # bin b covers phase [b, b+1)*step
+    # a gap or line between cells: the edge on its other side is as strong
+    dist = np.abs((np.arange(nb) - edge_bin + nb / 2) % nb - nb / 2) * step
+    rival = (dist > 1.5) & (dist <= p / 4)
+    if rival.any():
+        other = int(np.flatnonzero(rival)[np.argmax(energy[rival])])
+        if energy[other] >= 0.8 * energy[edge_bin]:
+            d = ((other - edge_bin) * step + p / 2) % p - p / 2
+            at += d / 2
+    return float((at + p / 2) % p)
 
 
 def _cells(
@@ -371,7 +389,9 @@ def _grow(
     return top, left, h, w
 
 
-def _refine(edge: npt.NDArray[np.float32], centre0: float, p: float, n: int) -> tuple[float, float]:
+def _refine(
+    edge: npt.NDArray[np.float32], level: F, centre0: float, p: float, n: int
+) -> tuple[float, float]:
     """(first centre, pitch) along one axis, by least squares over every cell's own edges.
 
     Each cell's edge profile is aligned to the board's mean cell profile (a
@@ -421,22 +441,74 @@ def _refine(edge: npt.NDArray[np.float32], centre0: float, p: float, n: int) -> 
                 break
             karr, carr = karr[keep], carr[keep]
         c0, pp = float(f0), float(fp)
-    # the mean cell's mirror centre, near the middle of its box
-    # (the whole box and a little beyond, on inner cells, which have neighbours)
-    u = np.arange(-pp / 2 - 2, pp / 2 + 2 + 1e-9, 0.25)
+    return c0 + _boundary_shift(pos, prof, level, c0, pp, n), pp
+
+
+def _boundary_shift(pos: F, prof: F, level: F, c0: float, pp: float, n: int) -> float:
+    """How far to move the first cell's centre c0 so that its box starts on the cell boundary.
+
+    The one origin rule of msolver (finder, built-in profiles, corpus
+    truths): a cell's box starts at the strongest edge that repeats every
+    pitch, the boundary between two cells (a light bevel after a dark one, a
+    face after the frame's line). Where a game leaves a gap or draws a line
+    between cells, the edges on its two sides are about as strong and the
+    box starts halfway between them. No symmetry is assumed: a bevel wider
+    on one side does not move the boundary. `level` is the grey level of
+    pixel i (centred at i + 0.5) along the axis, in the same frame as prof.
+    """
+    step = 0.25
+    u = np.arange(-pp / 2, pp / 2, step)
+    # inner cells have a neighbour on both sides: the board's frame is no boundary of theirs
     inner = range(1, n - 1) if n > 2 else range(n)
-    segs = np.stack([np.interp(c0 + k * pp + u, pos, prof, 0.0, 0.0) for k in inner])
-    tmpl = segs.mean(axis=0)
-    best, best_s = -1.0, 0.0
-    for sft in np.arange(-pp / 6, pp / 6 + 1e-9, 0.125):
-        t = np.arange(0.25, 0.45 * pp, 0.25)
-        left = np.interp(sft - t, u, tmpl)
-        right = np.interp(sft + t, u, tmpl)
-        den = float(np.sqrt((left * left).sum() * (right * right).sum()))
-        score = float((left * right).sum() / den) if den > 0 else -1.0
-        if score > best:
-            best, best_s = score, float(sft)
-    return c0 + best_s, pp
+    tmpl = np.mean([np.interp(c0 + k * pp + u, pos, prof, 0.0, 0.0) for k in inner], axis=0)
+    lpos = np.arange(len(level), dtype=np.float64) + 0.5
+    m = len(tmpl)
+    if m < 4 or float(tmpl.max()) <= 0:
+        return 0.0
+
+    def local_max(i: int) -> int:
+        w = round(1.0 / step)
+        near = np.arange(i - w, i + w + 1)
+        return int(near[np.argmax(tmpl[near % m])]) % m
+
+    def strength(i: int) -> float:
+        # the energy within 3/4 pixel: one edge spread over two pixels by
+        # scaling counts whole, an edge two pixels on does not
+        h = round(0.75 / step)
+        return float(tmpl[np.arange(i - h, i + h + 1) % m].sum())
+
+    def centroid(i: int) -> float:
+        h = round(1.0 / step)
+        idx = np.arange(i - h, i + h + 1)
+        vals = tmpl[idx % m]
+        tot = float(vals.sum())
+        return float(u[i] + (step * float((vals * (idx - i)).sum()) / tot if tot > 0 else 0.0))
+
+    peaks = [i for i in range(m) if tmpl[i] > 0 and local_max(i) == i]
+    if not peaks:
+        return 0.0
+    i1 = max(peaks, key=strength)
+    b = centroid(i1)
+    dist = np.abs((u - u[i1] + pp / 2) % pp - pp / 2)
+    rivals = [i for i in peaks if 1.5 < dist[i] <= pp / 4]
+    if rivals:
+        i2 = max(rivals, key=strength)
+        if strength(i2) >= 0.8 * strength(i1):
+            b2 = centroid(i2)
+            d = (b2 - b + pp / 2) % pp - pp / 2
+            mid = b + d / 2
+            # a gap or a line looks the same from both sides (mirror
+            # symmetric grey levels about its middle); two edges of a bevel
+            # (dark band, then light band) do not
+            t = np.arange(0.5, abs(d) / 2 + 2.0, 0.5)
+            sides = np.concatenate([mid - t, mid + t])
+            grey = np.mean([np.interp(c0 + k * pp + sides, lpos, level) for k in inner], axis=0)
+            diff = float(np.mean(np.abs(grey[: len(t)] - grey[len(t) :])))
+            if diff <= 0.35 * max(float(np.ptp(grey)), 1e-6):
+                b = mid
+    # the box start nearest the current one (-pp/2): the cell keeps its index
+    start = b + pp * round((-pp / 2 - b) / pp)
+    return float(start + pp / 2)
 
 
 def _board_at(
@@ -444,8 +516,14 @@ def _board_at(
     ex: npt.NDArray[np.float32],
     ey: npt.NDArray[np.float32],
     pitch: tuple[float, float],
+    fine: tuple[Image, npt.NDArray[np.float32], npt.NDArray[np.float32]] | None = None,
 ) -> tuple[Lattice, int] | None:
-    """The board on the lattice of this pitch, and how many other big alike blocks there are."""
+    """The board on the lattice of this pitch, and how many other big alike blocks there are.
+
+    rgb, ex, ey: the picture (undithered) and its edges, for finding the
+    board; fine: the picture as grabbed and its edges, for its geometry to a
+    fraction of a pixel (the same as rgb, ex, ey if None).
+    """
     import cv2
 
     h, w = rgb.shape[:2]
@@ -485,13 +563,27 @@ def _board_at(
     rr = np.clip(((np.arange(y0, y1) + 0.5 - oy) // pitch[1]).astype(int) - top, 0, bh - 1)
     cc = np.clip(((np.arange(x0, x1 + 1) + 0.5 - ox) // pitch[0]).astype(int) - left, 0, bw - 1)
     wx = blank[rr][:, cc].astype(np.float32)
-    c0x, px = _refine(ex[y0:y1, x0 : x1 + 1] * wx, ox + (left + 0.5) * pitch[0] - x0, pitch[0], bw)
+    f_rgb, f_ex, f_ey = fine if fine is not None else (rgb, ex, ey)
+    raw = float(f_ex[y0:y1, x0:x1].sum() + f_ey[y0:y1, x0:x1].sum())
+    kept = float(ex[y0:y1, x0:x1].sum() + ey[y0:y1, x0:x1].sum())
+    if kept < _DITHERED * raw:
+        # a dithered or stippled face: its pixel-to-pixel edges outweigh the
+        # cells' own, so the board is measured on the undithered picture too
+        f_ex, f_ey = ex, ey
+    grey = f_rgb[y0:y1, x0:x1].astype(np.float64).mean(axis=2)
+    c0x, px = _refine(
+        f_ex[y0:y1, x0 : x1 + 1] * wx,
+        grey.mean(axis=0),
+        ox + (left + 0.5) * pitch[0] - x0,
+        pitch[0],
+        bw,
+    )
     c0x += x0
     rr = np.clip(((np.arange(y0, y1 + 1) + 0.5 - oy) // pitch[1]).astype(int) - top, 0, bh - 1)
     cc = np.clip(((np.arange(x0, x1) + 0.5 - ox) // pitch[0]).astype(int) - left, 0, bw - 1)
     wy = blank[rr][:, cc].astype(np.float32)
     first_y = oy + (top + 0.5) * pitch[1] - y0
-    c0y, py = _refine((ey[y0 : y1 + 1, x0:x1] * wy).T, first_y, pitch[1], bh)
+    c0y, py = _refine((f_ey[y0 : y1 + 1, x0:x1] * wy).T, grey.mean(axis=1), first_y, pitch[1], bh)
     c0y += y0
     origin = (c0x - px / 2, c0y - py / 2)
     desc = _cells(rgb, origin, (px, py), bh, bw)
@@ -512,13 +604,30 @@ def _board_at(
     return lat, others
 
 
+def _undither(rgb: Image) -> Image:
+    """The picture with stipples and checkerboard dithers averaged out.
+
+    A 1-2-1 filter on each axis cancels a pattern that alternates every
+    pixel (a dithered or stippled face) and keeps edges where they were (it
+    is symmetric): the face reads as its mean colour, like any flat one.
+    """
+    import cv2
+
+    out: Image = np.asarray(
+        cv2.GaussianBlur(rgb, (3, 3), 0, borderType=cv2.BORDER_REPLICATE), np.uint8
+    )
+    return out
+
+
 def find_lattice(image: Image) -> Lattice:
     """The one board in `image` (RGB, or BGRA as mss grabs it); LatticeError if none or two."""
     rgb = as_rgb(image)
     h, w = rgb.shape[:2]
     if h < 3 * _MIN_PITCH or w < 3 * _MIN_PITCH:
         raise LatticeError("no board found: the image is too small to hold a board")
-    ex, ey = _edges(rgb)
+    # the board is found on the undithered picture, and measured on the grabbed one
+    fine = (rgb, *_edges(rgb))
+    ex, ey = _edges(_undither(rgb))
     max_lag = int(min(_MAX_PITCH * 4, w - 1, h - 1))
     cand_x = _pitch_candidates(_autocorr(ex, max_lag), w / 3)
     cand_y = _pitch_candidates(_autocorr(ey.T, max_lag), h / 3)
@@ -537,9 +646,24 @@ def find_lattice(image: Image) -> Lattice:
         # board of another tile size, not a harmonic of the first
         if i >= 2 and sc < 0.5 * pairs[0][2]:
             break
-        got = _board_at(rgb, ex, ey, (px, py))
+        got = _board_at(rgb, ex, ey, (px, py), fine)
         if got is not None:
             found.append(got)
+    if not found:
+        # only when the strong combs hold no board: each try costs a pass
+        tried = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
+        for px, py in _square_pairs(ex, ey, max_lag, w, h):
+            if (round(2 * px), round(2 * py)) in tried:
+                continue
+            tried.add((round(2 * px), round(2 * py)))
+            got = _board_at(rgb, ex, ey, (px, py), fine)
+            if got is not None:
+                found.append(got)
+        if found:
+            # a multiple of the cells' pitch covers the board as well, in blocks
+            # of cells: the finest lattice that covers about the most
+            most = max(_area(g[0]) for g in found)
+            found = [min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)]
     if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
     best = max(found, key=lambda g: _area(g[0]))
@@ -553,6 +677,10 @@ def find_lattice(image: Image) -> Lattice:
     if others > 0:
         raise LatticeError(f"{others + 1} boards found: show only one board")
     return lat
+
+
+def _pitch_of(got: tuple[Lattice, int]) -> float:
+    return got[0].pitch[0]
 
 
 def _area(lat: Lattice) -> float:
@@ -601,16 +729,16 @@ def _other_boards(
 
 
 def cell_offset(tile: Image) -> tuple[float, float]:
-    """Where a tile's centre of symmetry sits from the centre of its box, in pixels (x, y).
-
-    find_lattice centres each cell's box on this point; a theme's recorded
-    tile (box from its own origin) is placed on the screen by it.
+    """Where find_lattice would put the centre of this tile's box, from the centre of the
+    tile's own box, in pixels (x, y): zero when the tile was cut by the same origin rule.
     """
     rgb = as_rgb(tile, "tile")
     h, w = rgb.shape[:2]
     # five copies side by side give the middle ones their neighbours
-    ex, _ = _edges(np.ascontiguousarray(np.tile(rgb, (1, 5, 1))))
-    _, ey = _edges(np.ascontiguousarray(np.tile(rgb, (5, 1, 1))))
-    cx, _px = _refine(ex, w / 2, float(w), 5)
-    cy, _py = _refine(ey.T, h / 2, float(h), 5)
+    row = np.ascontiguousarray(np.tile(rgb, (1, 5, 1)))
+    col = np.ascontiguousarray(np.tile(rgb, (5, 1, 1)))
+    ex, _ = _edges(row)
+    _, ey = _edges(col)
+    cx, _px = _refine(ex, row.astype(np.float64).mean(axis=(0, 2)), w / 2, float(w), 5)
+    cy, _py = _refine(ey.T, col.astype(np.float64).mean(axis=(1, 2)), h / 2, float(h), 5)
     return (cx - w / 2, cy - h / 2)
