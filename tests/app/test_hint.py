@@ -72,6 +72,10 @@ def test_hint_bad_input_exits_2_and_writes_nothing(
     not_png.write_text("hello")
     code, _, err = _run(["hint", str(not_png), "-o", str(out_png)], capsys)
     assert code == 2 and "not an image" in err
+    # An empty or folder-like path names no screenshot (found by the CLI fuzz test).
+    for bad in ("", ".", str(tmp_path) + "/.."):
+        code, _, err = _run(["hint", bad], capsys)
+        assert code == 2 and err.count("\n") == 1 and "not a screenshot file" in err
     assert out_png.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 

@@ -47,6 +47,8 @@ def register(sub: Any) -> None:
 
 
 def _output(args: argparse.Namespace) -> Path:
+    if not args.image or Path(args.image).name in ("", ".", ".."):
+        raise CommandError(f"{args.image!r}: not a screenshot file; give a .png path")
     if args.output:
         out = Path(args.output)
     else:
