@@ -224,6 +224,53 @@ def test_incremental_constraints_equal_a_fresh_build(boards: list[Board], seed: 
             assert builder.build(frame) == build(frame)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(sorted(LEVELS)))
+def test_constraints_from_the_games_list_of_changes_equal_a_fresh_build(
+    seed: int, level: str
+) -> None:
+    # The simulator lists the cells it wrote since the last board it handed
+    # out; the builder reads only those. Flags set and taken back (listed,
+    # unchanged), chords, floods and the lost board (every mine shown, no
+    # list) must all come out as a fresh build makes them.
+    lv = LEVELS[level]
+    rng = Random(seed)
+    g = Game(lv.width, lv.height, lv.mines, seed=seed, first_click="safe")
+    builder = Builder()
+    last: tuple[int, ...] | None = None
+    listed = frames = 0
+    for _ in range(60):
+        frame = g.board
+        frames += 1
+        if frame.since is not None and frame.since[0] is last:
+            listed += 1
+        assert builder.build(frame) == build(frame)
+        last = frame.cells
+        if g.status is not Status.PLAYING:
+            break
+        unknown = [i for i, s in enumerate(frame.cells) if s == UNKNOWN]
+        if not unknown:
+            break
+        for _ in range(rng.randrange(1, 4)):
+            x = rng.random()
+            i = rng.choice(unknown)
+            if x < 0.15:
+                g.flag(i)
+                g.flag(i)  # and back: listed, not changed
+            elif x < 0.35:
+                g.flag(i)
+            elif x < 0.45:
+                g.chord(rng.randrange(lv.width * lv.height))
+            elif not g.is_mine(i) or x < 0.5:
+                g.open(i)
+    # Every frame after the first comes with the list (the lost board aside).
+    assert listed >= frames - 2
+    # A list made since other cells than the builder saw is not trusted.
+    other = Builder()
+    other.build(Board.blank(lv.width, lv.height, lv.mines))
+    assert other.build(g.board) == build(g.board)
+
+
 @settings(max_examples=80, deadline=None)
 @given(positions)
 def test_guess_choice_equals_the_reference(board: Board) -> None:

@@ -9,6 +9,7 @@ contradicts itself: the board is inconsistent, and we say where.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, compress
 from operator import ne
@@ -102,9 +103,8 @@ class Builder:
     def __init__(self) -> None:
         self._shape: tuple[int, int] = (0, 0)
         self._cells: tuple[int, ...] = ()
-        self._said: dict[int, tuple[tuple[int, ...], int]] = {}
+        self._said: dict[int, Constraint] = {}  # by the number cell that says it
         self._bad: dict[int, str] = {}  # cells whose number cannot hold, and why
-        self._made: dict[tuple[tuple[int, ...], int], Constraint] = {}
         self._known = 0  # flags and shown mines on the last board
         self._unknown: tuple[int, ...] = ()  # its unknown cells
 
@@ -125,8 +125,16 @@ class Builder:
             known = self._known
             unknown = self._unknown
             gone: list[int] = []  # cells no longer unknown
-            # compress/map walk the cells in C: most of a frame is unchanged.
-            for i in compress(range(len(cells)), map(ne, old, cells)):
+            since = board.since
+            changed: Iterable[int]
+            if since is not None and since[0] is old:
+                # The maker of the board listed what it wrote since the very
+                # cells seen last: only those can differ.
+                changed = [i for i in set(since[1]) if old[i] != cells[i]]
+            else:
+                # compress/map walk the cells in C: most of a frame is unchanged.
+                changed = compress(range(len(cells)), map(ne, old, cells))
+            for i in changed:
                 touched.add(i)
                 touched.update(nbrs[i])
                 known += (cells[i] in MINE_STATES) - (old[i] in MINE_STATES)
@@ -169,17 +177,17 @@ class Builder:
                 bad[i] = f"row {r}, col {c}: the {s} cannot hold: {why}"
                 said.pop(i, None)
             elif unk:
-                said[i] = (tuple(unk), need)
+                said[i] = Constraint(tuple(unk), need)
             else:
                 said.pop(i, None)
         self._cells = cells
-        seen: dict[tuple[int, ...], int] = {}
+        seen: dict[tuple[int, ...], Constraint] = {}
         first_bad = min(bad) if bad else len(cells)
         for i in sorted(said):
             if i > first_bad:
                 break
-            key, need = said[i]
-            if seen.setdefault(key, need) != need:
+            con = said[i]
+            if seen.setdefault(con.cells, con).need != con.need:
                 r, c = divmod(i, board.width)
                 return Inconsistent(
                     f"row {r}, col {c}: the {cells[i]} disagrees with a "
@@ -196,14 +204,5 @@ class Builder:
             return Inconsistent(
                 f"{mines_left} mines left but only {len(unknown)} unknown cells remain"
             )
-        made = self._made
-        if len(made) > 4096:
-            made.clear()
-        cons = []
-        for item in seen.items():
-            con = made.get(item)
-            if con is None:
-                con = made[item] = Constraint(*item)
-            cons.append(con)
         frontier = frozenset(chain.from_iterable(seen))
-        return Constraints(tuple(cons), unknown, frontier, mines_left)
+        return Constraints(tuple(seen.values()), unknown, frontier, mines_left)

@@ -179,6 +179,37 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
     return count_by_free(sizes, cons, needs, frozenset(), 0)[0]
 
 
+def _unpack(x: int, width: int) -> Poly:
+    mask = (1 << width) - 1
+    out: Poly = []
+    while x:
+        out.append(x & mask)
+        x >>= width
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Packed:
+    """A region's counts for every number of its free boxes, still packed.
+
+    `total` and `sums` (per box) are polynomials in two variables packed into
+    one integer each: the free boxes' mines v select the bits from
+    v * ystride, each of `width`-bit slots by mine count.
+    """
+
+    total: int
+    sums: list[int]
+    width: int
+    ystride: int
+
+    def total_for(self, v: int) -> Poly:
+        return _unpack((self.total >> v * self.ystride) & ((1 << self.ystride) - 1), self.width)
+
+    def box_mines_for(self, v: int) -> list[Poly]:
+        at, ymask, width = v * self.ystride, (1 << self.ystride) - 1, self.width
+        return [_unpack((x >> at) & ymask, width) for x in self.sums]
+
+
 def count_by_free(
     sizes: list[int], cons: list[list[int]], needs: list[int], free: frozenset[int], vmax: int
 ) -> list[RegionCount | None]:
@@ -189,6 +220,18 @@ def count_by_free(
     are counted in a second variable of the polynomials instead of in the
     states (a lookahead candidate's number, for every number it may show).
     """
+    packed = _count_packed(sizes, cons, needs, free)
+    out: list[RegionCount | None] = []
+    for v in range(vmax + 1):
+        total = packed.total_for(v) if packed is not None else []
+        out.append(RegionCount(total, packed.box_mines_for(v)) if total and packed else None)
+    return out
+
+
+def _count_packed(
+    sizes: list[int], cons: list[list[int]], needs: list[int], free: frozenset[int]
+) -> _Packed | None:
+    """The counting behind `count_by_free`, its results left packed (None: no layout)."""
     n = len(sizes)
     order, shape = _plan(tuple(sizes), tuple(tuple(c) for c in cons))
     plans = []
@@ -281,17 +324,7 @@ def count_by_free(
 
     packed = backward[0].get((), 0)
     if not packed:
-        return [None] * (vmax + 1)
-    mask = (1 << width) - 1
-    ymask = (1 << ystride) - 1
-
-    def unpack(x: int) -> Poly:
-        out: Poly = []
-        while x:
-            out.append(x & mask)
-            x >>= width
-        return out
-
+        return None
     sums: list[int] = [0] * n
     for i in range(n):
         after = backward[i + 1]
@@ -301,25 +334,43 @@ def count_by_free(
             if bt:
                 acc += mpoly * bt
         sums[order[i]] = acc
-    out: list[RegionCount | None] = []
-    for v in range(vmax + 1):
-        at = v * ystride
-        total = (packed >> at) & ymask
-        if not total:
-            out.append(None)
-            continue
-        out.append(RegionCount(unpack(total), [unpack((x >> at) & ymask) for x in sums]))
-    return out
+    return _Packed(packed, sums, width, ystride)
 
 
 Key = tuple[tuple[tuple[int, ...], int], ...]  # a region's (cells, need), sorted
 
 
-@dataclass(frozen=True, slots=True)
 class _Region:
-    total: Poly
-    boxes: tuple[tuple[int, ...], ...]  # the cells of each box
-    box_mines: tuple[Poly, ...]
+    """One region's counts: layouts by mine count, and per box its mines.
+
+    A lookahead candidate's region is counted for every number the cell may
+    show at once, and most of those numbers are never looked at (the guess
+    tier stops once a cell cannot win): their boxes' sums stay packed until
+    asked for.
+    """
+
+    __slots__ = ("_box_mines", "_packed", "boxes", "total")
+
+    def __init__(
+        self,
+        total: Poly,
+        boxes: tuple[tuple[int, ...], ...],  # the cells of each box
+        box_mines: tuple[Poly, ...] | None,
+        packed: tuple[_Packed, int] | None = None,
+    ) -> None:
+        self.total = total
+        self.boxes = boxes
+        self._box_mines = box_mines
+        self._packed = packed
+
+    @property
+    def box_mines(self) -> tuple[Poly, ...]:
+        bm = self._box_mines
+        if bm is None:
+            assert self._packed is not None
+            counts, v = self._packed
+            bm = self._box_mines = tuple(counts.box_mines_for(v))
+        return bm
 
 
 # Region counts by the region's constraints. A region's count depends on
@@ -393,18 +444,18 @@ def prime_key(key: Key, kf: int) -> None:
             for k in ks:
                 lcons[k].append(b)
         boxes[b].append(c)
-    counts = count_by_free(
+    counts = _count_packed(
         [len(b) for b in boxes],
         [lcons[k] for k in range(len(key)) if k != kf],
         [need for k, (_, need) in enumerate(key) if k != kf],
         frozenset(lcons[kf]),
-        len(new),
     )
     if len(_CACHE) + len(keys) >= _CACHE_MAX:
         _CACHE.clear()
     cells_of = tuple(tuple(b) for b in boxes)
-    for kv, rc in zip(keys, counts, strict=True):
-        _CACHE[kv] = None if rc is None else _Region(rc.total, cells_of, tuple(rc.box_mines))
+    for v, kv in enumerate(keys):
+        total = counts.total_for(v) if counts is not None else []
+        _CACHE[kv] = _Region(total, cells_of, None, (counts, v)) if counts and total else None
 
 
 def region_keys(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
