@@ -206,7 +206,7 @@ class Game:
             i = stack.pop()
             if view[i] >= 0 or mine[i]:
                 continue
-            n = sum(1 for j in nbrs[i] if mine[j])
+            n = sum(map(mine.__getitem__, nbrs[i]))  # True counts 1
             view[i] = n
             if written is not None:
                 written.append(i)

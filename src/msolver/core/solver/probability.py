@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
+from operator import mul
 from typing import Literal
 
 from msolver.core.board import UNKNOWN, Board
@@ -526,7 +527,8 @@ def _solve(
     # ways[k]: the ways the off-frontier cells take the mines the frontier
     # leaves when it holds k
     ways = [comb(off, left - k) if 0 <= left - k <= off else 0 for k in range(len(everything))]
-    weight = sum(v * ways[k] for k, v in enumerate(everything) if v)
+    # Exact integers: summing map(mul) in C gives the same sums as a loop.
+    weight = sum(map(mul, everything, ways))
     if weight == 0:
         ks = [k for k, v in enumerate(everything) if v]
         if left < ks[0]:
@@ -541,11 +543,9 @@ def _solve(
         # weight of this region having k mines, summed over everything else
         # Only mine counts the region can hold are read below (a box's mines
         # are 0 wherever the region has no layout): the rest stay 0 unsummed.
-        nz = [(j, o) for j, o in enumerate(others) if o]
-        wk = [sum(o * ways[k + j] for j, o in nz) if t else 0 for k, t in enumerate(reg.total)]
+        wk = [sum(map(mul, others, ways[k:])) if t else 0 for k, t in enumerate(reg.total)]
         for cells, bm in zip(reg.boxes, reg.box_mines, strict=True):
-            num = sum(v * wk[k] for k, v in enumerate(bm) if v)
-            boxes.append((cells, num, weight * len(cells)))
+            boxes.append((cells, sum(map(mul, bm, wk)), weight * len(cells)))
     off_num = 0
     if off:
         off_num = sum(
