@@ -22,7 +22,6 @@ exactly 0 or 1 is exact: those are the certain moves this tier adds.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
@@ -78,32 +77,30 @@ def _band_order(n: int, adj: list[set[int]]) -> list[int]:
     """
     order: list[int] = []
     placed = [False] * n
+    degree = [len(a) for a in adj].__getitem__
     for start in range(n):
         if placed[start]:
             continue
-        # Find a far end of this component: BFS twice.
+        # Find a far end of this component: BFS twice. A list read from an
+        # index is the queue: the last cell it reaches is the far end.
         far = start
         for _ in range(2):
-            dist = {far: 0}
-            q = deque([far])
-            last = far
-            while q:
-                x = q.popleft()
-                last = x
+            seen = {far}
+            q = [far]
+            for x in q:
                 for y in adj[x]:
-                    if y not in dist:
-                        dist[y] = dist[x] + 1
+                    if y not in seen:
+                        seen.add(y)
                         q.append(y)
-            far = last
-        q = deque([far])
+            far = q[-1]
+        q = [far]
         placed[far] = True
-        while q:
-            x = q.popleft()
-            order.append(x)
-            for y in sorted(adj[x], key=lambda b: len(adj[b])):
+        for x in q:
+            for y in sorted(adj[x], key=degree):
                 if not placed[y]:
                     placed[y] = True
                     q.append(y)
+        order += q
     return order
 
 
@@ -149,19 +146,26 @@ def _plan(sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]) -> tuple[li
         pos[b] = i
     lo = [min(pos[b] for b in boxes) for boxes in cons]
     hi = [max(pos[b] for b in boxes) for boxes in cons]
-    # capacity still to come after position i, per constraint
-    active: list[list[int]] = [[] for _ in range(n + 1)]
-    for c in range(len(cons)):
-        for i in range(lo[c] + 1, hi[c] + 1):
-            active[i].append(c)
+    # active[i]: the constraints half assigned before position i, each with
+    # the capacity still to come after position i - 1 (its boxes' sizes from
+    # position i on), found by one walk along each constraint's boxes.
+    active: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+    for c, boxes in enumerate(cons):
+        at = sorted((pos[b], sizes[b]) for b in boxes)
+        left = sum(size for _, size in at)
+        k = 0
+        for i in range(lo[c], hi[c]):
+            while k < len(at) and at[k][0] <= i:
+                left -= at[k][1]
+                k += 1
+            active[i + 1].append((c, left))
     shape = []
     for i in range(n):
         b = order[i]
         mine_cons = set(box_cons[b])
-        src_of = {c: k for k, c in enumerate(active[i])}
+        src_of = {c: k for k, (c, _) in enumerate(active[i])}
         nxt = tuple(
-            (src_of.get(c, -1), c in mine_cons, c, sum(sizes[x] for x in cons[c] if pos[x] > i))
-            for c in active[i + 1]
+            (src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in active[i + 1]
         )
         close = tuple((src_of.get(c, -1), c) for c in box_cons[b] if hi[c] == i)
         shape.append((sizes[b], tuple(box_cons[b]), nxt, close))
