@@ -167,7 +167,6 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     for k in range(n):
         mute_before[k + 1] = mute_before[k] + mute[k]
     live = [k for k in range(n) if not mute[k] and mine_of[k] != full]
-    live_mines = [mine_of[k] for k in live]
     # Parts are visited largest first and, among equal sizes, first-met
     # (lowest layout) first: one key orders both, as the size shifted past
     # every layout's bit less the part's lowest bit.
@@ -179,7 +178,17 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     def first_met(p: int) -> int:
         return p & -p
 
-    def value(group: int) -> tuple[float, int]:
+    # A group's cells worth trying, each as (cell, layouts mining it, place
+    # in `live`): a part of a group inherits its parent's list less the cells
+    # that cannot matter in it any more. A cell every layout of the parent
+    # mines is mined in every layout of the part (never tried, never
+    # charged); a cell no layout of the parent mines and that shows one
+    # number in all of them does the same in the part: it does not split it,
+    # and the plain pass charges it as tried, so it is kept as a bit in
+    # `gone` (by place in `live`) and charged from there.
+    Cells = list[tuple[int, int, int]]
+
+    def value(group: int, cells: Cells, gone: int) -> tuple[float, int]:
         # Each part's value is read inline when the answer is at hand (one
         # layout, or already searched), charged as a call would charge it.
         nonlocal work
@@ -202,43 +211,56 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         # wasted when one is.
         first = (group & -group).bit_length() - 1
         tried = 0  # cells tried that did not split: charged in one sum
-        for k, lm in zip(live, live_mines, strict=True):
-            if not lm & group:
-                sm = sames[k]
-                if sm is None:
-                    sm = same(k)
-                if not group & ~sm[first]:
-                    tried += 1
-                    continue
-                # the cells tried before, and this cell's split
-                work += size * (tried + mute_before[k] + 1)
-                parts = [p for m in shown(k) if (p := group & m)]
+        quiet = 0  # their places in `live`
+        kept: Cells = []  # the cells some layout mines, in order
+        for j, entry in enumerate(cells):
+            k, lm, at = entry
+            if lm & group:
+                kept.append(entry)
+                continue
+            sm = sames[k]
+            if sm is None:
+                sm = same(k)
+            if not group & ~sm[first]:
+                tried += 1
+                quiet |= 1 << at
+                continue
+            # the cells tried before (here and as `gone`), and this cell's split
+            before = tried + (gone & ((1 << at) - 1)).bit_count()
+            work += size * (before + mute_before[k] + 1)
+            parts = [p for m in shows[k] or shown(k) if (p := group & m)]
+            if len(parts) > 1:
                 parts.sort(key=first_met)
-                v = 0.0
-                for p in parts:
-                    c = p.bit_count()
-                    if c == 1:
-                        v += 1.0
-                        continue
-                    kv = memo.get(p)
-                    if kv is None:
-                        kv = value(p)[0]
-                    else:
-                        work += c
-                    v += c * kv
-                v /= size
-                memo[group] = v
-                return v, k
-        work += size * (tried + mute_before[n])
-        mined = [(m & group).bit_count() for m in live_mines]
+            # In every part k is safe and shows one number: it joins `gone`.
+            sub = kept + cells[j + 1 :]
+            sub_gone = gone | quiet | 1 << at
+            v = 0.0
+            for p in parts:
+                c = p.bit_count()
+                if c == 1:
+                    v += 1.0
+                    continue
+                kv = memo.get(p)
+                if kv is None:
+                    kv = value(p, sub, sub_gone)[0]
+                else:
+                    work += c
+                v += c * kv
+            v /= size
+            memo[group] = v
+            return v, k
+        work += size * (tried + gone.bit_count() + mute_before[n])
+        mined = [(lm & group).bit_count() for _, lm, _ in cells]
         # A cell can win at most the layouts it is safe in: try the safest
         # first and stop once no cell left can beat the best found, and stop
         # summing a cell's parts once the rest cannot lift it past the best.
         # The value stays exact; most of the tree is never visited.
-        # `live` runs in cell order and a reversed sort stays stable: ties
+        # `cells` runs in cell order and a reversed sort stays stable: ties
         # keep the lower cell first, as a (-bound, cell) key would.
+        sub = [entry for entry, m in zip(cells, mined, strict=True) if 0 < m < size]
+        sub_gone = gone | quiet
         safe_in = sorted(
-            [(size - m, k) for m, k in zip(mined, live, strict=True) if 0 < m < size],
+            [(size - m, entry[0]) for entry, m in zip(cells, mined, strict=True) if 0 < m < size],
             key=itemgetter(0),
             reverse=True,
         )
@@ -248,8 +270,9 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             if bound <= floor:
                 break
             work += size
-            parts = [p for m in shown(k) if (p := group & m)]
-            parts.sort(key=largest_first, reverse=True)
+            parts = [p for m in shows[k] or shown(k) if (p := group & m)]
+            if len(parts) > 1:
+                parts.sort(key=largest_first, reverse=True)
             won = 0.0
             left = bound
             for p in parts:
@@ -260,7 +283,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
                 else:
                     kv = memo.get(p)
                     if kv is None:
-                        kv = value(p)[0]
+                        kv = value(p, sub, sub_gone)[0]
                     else:
                         work += c
                     won += c * kv
@@ -274,7 +297,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         return best, best_k
 
     try:
-        found = value(full)
+        found = value(full, [(k, mine_of[k], at) for at, k in enumerate(live)], 0)
     except _OutOfBudget:
         return None
     return found if work <= WORK_BUDGET else None
