@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import tests.core.reference_solver as ref
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
-from msolver.core.solver import Solver, endgame, guess
+from msolver.core.solver import Solver, endgame, guess, rules
 from msolver.core.solver.constraints import Builder, Constraints, build
 from msolver.core.solver.probability import analyse, count_by_free, count_region
 from tests.core.reference_solver import endgame as ref_endgame
@@ -222,6 +222,47 @@ def test_incremental_constraints_equal_a_fresh_build(boards: list[Board], seed: 
             frames.append(g.board)
         for frame in frames:
             assert builder.build(frame) == build(frame)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(positions, spoilt()), min_size=1, max_size=6), st.integers(0, 10**6))
+def test_the_builders_first_rule_equals_the_rule_on_a_fresh_build(
+    boards: list[Board], seed: int
+) -> None:
+    # The solver asks the builder for the first rule's moves before any
+    # constraint is assembled: on every frame (spoilt numbers, disagreeing
+    # numbers and all) it must give what the rule gives on a fresh build, or
+    # nothing where only the assembled constraints can answer, and build the
+    # same constraints afterwards.
+    builder = Builder()
+    rng = Random(seed)
+    answered = longest = 0
+    for board in boards:
+        lv = next(lv for lv in LEVELS.values() if lv.width == board.width)
+        g = Game(lv.width, lv.height, lv.mines, seed=rng.randrange(10**6), first_click="opening")
+        frames = [board, g.board]
+        for _ in range(rng.randrange(8)):
+            d = Solver("opening", verify=False).decide(frames[-1])
+            if d.status != "ok" or not d.moves:
+                break
+            for m in d.moves[: rng.randrange(1, len(d.moves) + 1)]:
+                (g.flag if m.kind == "flag" else g.open)(m.index)
+            if g.status is not Status.PLAYING:
+                break
+            frames.append(g.board)
+        longest = max(longest, len(frames))
+        for frame in frames:
+            quick = builder.trivial(frame)
+            cs = build(frame)
+            if quick is not None:
+                assert isinstance(cs, Constraints)
+                assert quick and quick == rules.trivial(cs)
+                answered += 1
+            elif isinstance(cs, Constraints) and 0 < cs.mines_left < len(cs.unknown):
+                assert not rules.trivial(cs)
+            assert builder.build(frame) == cs
+    # A game played on a few frames always has a frame the first rule settles.
+    assert answered or longest < 5
 
 
 @settings(max_examples=60, deadline=None)

@@ -89,6 +89,13 @@ class Solver:
         self._builder = Builder()
 
     def decide(self, board: Board) -> Decision:
+        if not self.verify:
+            # Most frames end at the first rule: it is read from the numbers
+            # kept between frames, and the constraints are only assembled
+            # when it has nothing (the same answer, for less work).
+            quick = self._builder.trivial(board)
+            if quick:
+                return _certain(quick.safe, quick.mines, "trivial", None)
         cs = self._builder.build(board)
         if isinstance(cs, Inconsistent):
             return Decision("inconsistent", cs.reason, (), False)

@@ -42,6 +42,17 @@ class Inconsistent:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Certain:
+    """Cells a rule proves safe or mined (the rules' answer; empty: nothing proved)."""
+
+    safe: frozenset[int]
+    mines: frozenset[int]
+
+    def __bool__(self) -> bool:
+        return bool(self.safe or self.mines)
+
+
 def build(board: Board) -> Constraints | Inconsistent:
     cells = board.cells
     nbrs = neighbours_table(board.width, board.height)
@@ -109,16 +120,55 @@ class Builder:
         self._bad: dict[int, str] = {}  # cells whose number cannot hold, and why
         self._known = 0  # flags and shown mines on the last board
         self._unknown: tuple[int, ...] = ()  # its unknown cells
+        # For `trivial`, kept as `_said` changes: each constraint's need and
+        # how many numbers say it, whether two numbers may disagree on one
+        # (then only a full assembly answers), and the numbers whose
+        # constraint is settled alone (no mine or all mines).
+        self._refs: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._clash = False
+        self._easy: dict[int, Constraint] = {}
 
     def build(self, board: Board) -> Constraints | Inconsistent:
+        self._update(board)
+        return self._assemble(board)
+
+    def trivial(self, board: Board) -> Certain | None:
+        """`rules.trivial` of this board's constraints, without assembling them.
+
+        Reads the board as `build` does. None when the answer needs the
+        assembled constraints: the board may be inconsistent (a number that
+        cannot hold, two numbers that may disagree, a mine count that cannot
+        fit), the mine count alone settles every cell, or no number settles
+        a cell alone; `build` then answers for the same board.
+        """
+        self._update(board)
+        if self._bad or self._clash:
+            return None
+        mines_left = board.mines - self._known
+        if mines_left <= 0 or mines_left >= len(self._unknown):
+            return None
+        if not self._easy:
+            return None
+        safe: set[int] = set()
+        mines: set[int] = set()
+        for con in self._easy.values():
+            (safe if con.need == 0 else mines).update(con.cells)
+        return Certain(frozenset(safe), frozenset(mines))
+
+    def _update(self, board: Board) -> None:
         cells = board.cells
         old = self._cells
+        if cells is old and (board.width, board.height) == self._shape:
+            return  # the very board read last (`trivial` then `build`)
         said, bad = self._said, self._bad
         nbrs = neighbours_table(board.width, board.height)
         if (board.width, board.height) != self._shape or len(old) != len(cells):
             self._shape = (board.width, board.height)
             said.clear()
             bad.clear()
+            self._refs.clear()
+            self._easy.clear()
+            self._clash = False
             touched: set[int] = set(range(len(cells)))
             known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
             unknown = None
@@ -153,36 +203,72 @@ class Builder:
             unknown = tuple(compress(range(len(cells)), map(UNKNOWN.__eq__, cells)))
         self._known = known
         self._unknown = unknown
+        refs, easy = self._refs, self._easy
         for i in touched:
             s = cells[i]
             if bad:
                 bad.pop(i, None)
-            if s < 0:
-                said.pop(i, None)
+            con: Constraint | None = None
+            if s >= 0:
+                unk: list[int] = []
+                flagged = 0
+                for j in nbrs[i]:
+                    sj = cells[j]
+                    if sj == UNKNOWN:
+                        unk.append(j)
+                    elif sj < UNKNOWN and sj in MINE_STATES:
+                        flagged += 1
+                need = s - flagged
+                if need < 0 or need > len(unk):
+                    r, c = divmod(i, board.width)
+                    why = (
+                        f"it has {flagged} flagged neighbours"
+                        if need < 0
+                        else f"it needs {need} more mines but has {len(unk)} unknown neighbours"
+                    )
+                    bad[i] = f"row {r}, col {c}: the {s} cannot hold: {why}"
+                elif unk:
+                    con = Constraint(tuple(unk), need)
+            prev = said.get(i)
+            if prev == con:
                 continue
-            unk: list[int] = []
-            flagged = 0
-            for j in nbrs[i]:
-                sj = cells[j]
-                if sj == UNKNOWN:
-                    unk.append(j)
-                elif sj < UNKNOWN and sj in MINE_STATES:
-                    flagged += 1
-            need = s - flagged
-            if need < 0 or need > len(unk):
-                r, c = divmod(i, board.width)
-                why = (
-                    f"it has {flagged} flagged neighbours"
-                    if need < 0
-                    else f"it needs {need} more mines but has {len(unk)} unknown neighbours"
-                )
-                bad[i] = f"row {r}, col {c}: the {s} cannot hold: {why}"
-                said.pop(i, None)
-            elif unk:
-                said[i] = Constraint(tuple(unk), need)
-            else:
-                said.pop(i, None)
+            if prev is not None:
+                # One number fewer says prev.
+                del said[i]
+                easy.pop(i, None)
+                n_said = refs[prev.cells][1]
+                if n_said == 1:
+                    del refs[prev.cells]
+                else:
+                    refs[prev.cells] = (refs[prev.cells][0], n_said - 1)
+            if con is not None:
+                said[i] = con
+                if con.need == 0 or con.need == len(con.cells):
+                    easy[i] = con
+                have = refs.get(con.cells)
+                if have is None:
+                    refs[con.cells] = (con.need, 1)
+                else:
+                    if have[0] != con.need:
+                        self._clash = True
+                    refs[con.cells] = (have[0], have[1] + 1)
         self._cells = cells
+
+    def _assemble(self, board: Board) -> Constraints | Inconsistent:
+        cells, said, bad = self._cells, self._said, self._bad
+        known, unknown = self._known, self._unknown
+        if self._clash:
+            # Count again from the numbers: the clash may be gone.
+            refs = self._refs
+            refs.clear()
+            self._clash = False
+            for con in said.values():
+                have = refs.get(con.cells)
+                if have is None:
+                    refs[con.cells] = (con.need, 1)
+                else:
+                    self._clash |= have[0] != con.need
+                    refs[con.cells] = (have[0], have[1] + 1)
         seen: dict[tuple[int, ...], Constraint] = {}
         first_bad = min(bad) if bad else len(cells)
         for i in sorted(said):

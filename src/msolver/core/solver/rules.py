@@ -18,18 +18,9 @@ finds the rest.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msolver.core.solver.constraints import Certain, Constraints
 
-from msolver.core.solver.constraints import Constraints
-
-
-@dataclass(frozen=True, slots=True)
-class Certain:
-    safe: frozenset[int]
-    mines: frozenset[int]
-
-    def __bool__(self) -> bool:
-        return bool(self.safe or self.mines)
+__all__ = ["Certain", "pairs", "trivial"]
 
 
 def trivial(cs: Constraints) -> Certain:
