@@ -94,6 +94,7 @@ class Game:
         self._mine = [False] * cells
         self._laid = False
         self._opened = 0
+        self._safe_cells = cells - mines
         self.status = Status.PLAYING
         self.exploded: int | None = None
         if layout is not None:
@@ -134,12 +135,13 @@ class Game:
         """Open one cell; a zero floods its neighbours."""
         if self.status is not Status.PLAYING or self._view[index] != UNKNOWN:
             return self.status
-        self._lay(index)
+        if not self._laid:
+            self._lay(index)
         if self._mine[index]:
             self._lose(index)
             return self.status
         self._flood(index)
-        if self.safe_left == 0:
+        if self._opened == self._safe_cells:
             self.status = Status.WON
         return self.status
 

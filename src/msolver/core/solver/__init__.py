@@ -51,11 +51,25 @@ class Decision:
     analysis: Analysis | None = field(default=None, compare=False, repr=False)
 
 
+# Certain moves by cell, made once: a game sends hundreds of them, and a
+# frozen dataclass takes ten times a tuple's time to make.
+_SURE: dict[tuple[str, int], Move] = {}
+
+
+def _sure(kind: Literal["open", "flag"], i: int) -> Move:
+    move = _SURE.get((kind, i))
+    if move is None:
+        if len(_SURE) >= 1 << 16:
+            _SURE.clear()
+        move = _SURE[kind, i] = Move(kind, i, 0.0 if kind == "open" else 1.0)
+    return move
+
+
 def _certain(
     safe: Collection[int], mines: Collection[int], tier: str, analysis: Analysis | None
 ) -> Decision:
-    moves = [Move("open", i, 0.0) for i in sorted(safe)]
-    moves += [Move("flag", i, 1.0) for i in sorted(mines)]
+    moves = [_sure("open", i) for i in sorted(safe)]
+    moves += [_sure("flag", i) for i in sorted(mines)]
     return Decision("ok", "", tuple(moves), True, tier, analysis)
 
 

@@ -120,12 +120,14 @@ class Builder:
         self._bad: dict[int, str] = {}  # cells whose number cannot hold, and why
         self._known = 0  # flags and shown mines on the last board
         self._unknown: tuple[int, ...] = ()  # its unknown cells
-        # For `trivial`, kept as `_said` changes: each constraint's need and
-        # how many numbers say it, whether two numbers may disagree on one
-        # (then only a full assembly answers), and the numbers whose
-        # constraint is settled alone (no mine or all mines).
-        self._refs: dict[tuple[int, ...], tuple[int, int]] = {}
-        self._clash = False
+        # For `trivial`, kept as `_said` changes: how many numbers say each
+        # constraint, how many needs are said for each set of cells, how many
+        # sets have two or more (numbers that disagree: only a full assembly
+        # answers), and the numbers whose constraint is settled alone (no
+        # mine or all mines).
+        self._refs: dict[Constraint, int] = {}
+        self._needs_of: dict[tuple[int, ...], int] = {}
+        self._clashes = 0
         self._easy: dict[int, Constraint] = {}
 
     def build(self, board: Board) -> Constraints | Inconsistent:
@@ -142,7 +144,7 @@ class Builder:
         a cell alone; `build` then answers for the same board.
         """
         self._update(board)
-        if self._bad or self._clash:
+        if self._bad or self._clashes:
             return None
         mines_left = board.mines - self._known
         if mines_left <= 0 or mines_left >= len(self._unknown):
@@ -167,8 +169,9 @@ class Builder:
             said.clear()
             bad.clear()
             self._refs.clear()
+            self._needs_of.clear()
             self._easy.clear()
-            self._clash = False
+            self._clashes = 0
             touched: set[int] = set(range(len(cells)))
             known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
             unknown = None
@@ -203,7 +206,7 @@ class Builder:
             unknown = tuple(compress(range(len(cells)), map(UNKNOWN.__eq__, cells)))
         self._known = known
         self._unknown = unknown
-        refs, easy = self._refs, self._easy
+        refs, needs_of, easy = self._refs, self._needs_of, self._easy
         for i in touched:
             s = cells[i]
             if bad:
@@ -236,39 +239,34 @@ class Builder:
                 # One number fewer says prev.
                 del said[i]
                 easy.pop(i, None)
-                n_said = refs[prev.cells][1]
-                if n_said == 1:
-                    del refs[prev.cells]
+                n_said = refs[prev]
+                if n_said > 1:
+                    refs[prev] = n_said - 1
                 else:
-                    refs[prev.cells] = (refs[prev.cells][0], n_said - 1)
+                    del refs[prev]
+                    n_needs = needs_of[prev.cells] - 1
+                    if n_needs:
+                        needs_of[prev.cells] = n_needs
+                        if n_needs == 1:
+                            self._clashes -= 1
+                    else:
+                        del needs_of[prev.cells]
             if con is not None:
                 said[i] = con
                 if con.need == 0 or con.need == len(con.cells):
                     easy[i] = con
-                have = refs.get(con.cells)
-                if have is None:
-                    refs[con.cells] = (con.need, 1)
-                else:
-                    if have[0] != con.need:
-                        self._clash = True
-                    refs[con.cells] = (have[0], have[1] + 1)
+                n_said = refs.get(con, 0)
+                refs[con] = n_said + 1
+                if not n_said:
+                    n_needs = needs_of.get(con.cells, 0) + 1
+                    needs_of[con.cells] = n_needs
+                    if n_needs == 2:
+                        self._clashes += 1
         self._cells = cells
 
     def _assemble(self, board: Board) -> Constraints | Inconsistent:
         cells, said, bad = self._cells, self._said, self._bad
         known, unknown = self._known, self._unknown
-        if self._clash:
-            # Count again from the numbers: the clash may be gone.
-            refs = self._refs
-            refs.clear()
-            self._clash = False
-            for con in said.values():
-                have = refs.get(con.cells)
-                if have is None:
-                    refs[con.cells] = (con.need, 1)
-                else:
-                    self._clash |= have[0] != con.need
-                    refs[con.cells] = (have[0], have[1] + 1)
         seen: dict[tuple[int, ...], Constraint] = {}
         first_bad = min(bad) if bad else len(cells)
         for i in sorted(said):
