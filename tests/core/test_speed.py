@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import tests.core.reference_solver as ref
 from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
-from msolver.core.solver import Solver, endgame, guess
+from msolver.core.solver import Solver, endgame, guess, rules
 from msolver.core.solver.constraints import Builder, Constraints, build
 from msolver.core.solver.probability import analyse, count_by_free, count_region
 from tests.core.reference_solver import endgame as ref_endgame
@@ -222,6 +222,94 @@ def test_incremental_constraints_equal_a_fresh_build(boards: list[Board], seed: 
             frames.append(g.board)
         for frame in frames:
             assert builder.build(frame) == build(frame)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(positions, spoilt()), min_size=1, max_size=6), st.integers(0, 10**6))
+def test_the_builders_first_rule_equals_the_rule_on_a_fresh_build(
+    boards: list[Board], seed: int
+) -> None:
+    # The solver asks the builder for the first rule's moves before any
+    # constraint is assembled: on every frame (spoilt numbers, disagreeing
+    # numbers and all) it must give what the rule gives on a fresh build, or
+    # nothing where only the assembled constraints can answer, and build the
+    # same constraints afterwards.
+    builder = Builder()
+    rng = Random(seed)
+    answered = longest = 0
+    for board in boards:
+        lv = next(lv for lv in LEVELS.values() if lv.width == board.width)
+        g = Game(lv.width, lv.height, lv.mines, seed=rng.randrange(10**6), first_click="opening")
+        frames = [board, g.board]
+        for _ in range(rng.randrange(8)):
+            d = Solver("opening", verify=False).decide(frames[-1])
+            if d.status != "ok" or not d.moves:
+                break
+            for m in d.moves[: rng.randrange(1, len(d.moves) + 1)]:
+                (g.flag if m.kind == "flag" else g.open)(m.index)
+            if g.status is not Status.PLAYING:
+                break
+            frames.append(g.board)
+        longest = max(longest, len(frames))
+        for frame in frames:
+            quick = builder.trivial(frame)
+            cs = build(frame)
+            if quick is not None:
+                assert isinstance(cs, Constraints)
+                assert quick and quick == rules.trivial(cs)
+                answered += 1
+            elif isinstance(cs, Constraints) and 0 < cs.mines_left < len(cs.unknown):
+                assert not rules.trivial(cs)
+            assert builder.build(frame) == cs
+    # A game played on a few frames always has a frame the first rule settles.
+    assert answered or longest < 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(sorted(LEVELS)))
+def test_constraints_from_the_games_list_of_changes_equal_a_fresh_build(
+    seed: int, level: str
+) -> None:
+    # The simulator lists the cells it wrote since the last board it handed
+    # out; the builder reads only those. Flags set and taken back (listed,
+    # unchanged), chords, floods and the lost board (every mine shown, no
+    # list) must all come out as a fresh build makes them.
+    lv = LEVELS[level]
+    rng = Random(seed)
+    g = Game(lv.width, lv.height, lv.mines, seed=seed, first_click="safe")
+    builder = Builder()
+    last: tuple[int, ...] | None = None
+    listed = frames = 0
+    for _ in range(60):
+        frame = g.board
+        frames += 1
+        if frame.since is not None and frame.since[0] is last:
+            listed += 1
+        assert builder.build(frame) == build(frame)
+        last = frame.cells
+        if g.status is not Status.PLAYING:
+            break
+        unknown = [i for i, s in enumerate(frame.cells) if s == UNKNOWN]
+        if not unknown:
+            break
+        for _ in range(rng.randrange(1, 4)):
+            x = rng.random()
+            i = rng.choice(unknown)
+            if x < 0.15:
+                g.flag(i)
+                g.flag(i)  # and back: listed, not changed
+            elif x < 0.35:
+                g.flag(i)
+            elif x < 0.45:
+                g.chord(rng.randrange(lv.width * lv.height))
+            elif not g.is_mine(i) or x < 0.5:
+                g.open(i)
+    # Every frame after the first comes with the list (the lost board aside).
+    assert listed >= frames - 2
+    # A list made since other cells than the builder saw is not trusted.
+    other = Builder()
+    other.build(Board.blank(lv.width, lv.height, lv.mines))
+    assert other.build(g.board) == build(g.board)
 
 
 @settings(max_examples=80, deadline=None)

@@ -36,10 +36,12 @@ class Parts:
 def numbers(width: int, height: int, layout: Collection[int]) -> tuple[int, ...]:
     """Each cell's count of neighbouring mines (-1 for a mine)."""
     nbrs = neighbours_table(width, height)
-    mines = set(layout)
-    return tuple(
-        -1 if i in mines else sum(1 for j in nbrs[i] if j in mines) for i in range(width * height)
-    )
+    mine = [False] * (width * height)
+    for i in layout:
+        if 0 <= i < len(mine):
+            mine[i] = True
+    count = mine.__getitem__  # True counts 1
+    return tuple(-1 if m else sum(map(count, nb)) for m, nb in zip(mine, nbrs, strict=True))
 
 
 def parts(width: int, height: int, layout: Collection[int]) -> Parts:
@@ -82,8 +84,12 @@ def solved_bbbv(width: int, height: int, layout: Collection[int], opened: Collec
 
     Equal to `bbbv` on a won board; what a lost game's 3BV/s is counted on.
     """
+    return solved_parts(parts(width, height, layout), opened)
+
+
+def solved_parts(p: Parts, opened: Collection[int]) -> int:
+    """`solved_bbbv` from the board's parts, found already."""
     done = set(opened)
-    p = parts(width, height, layout)
     return sum(1 for o in p.openings if o <= done) + sum(1 for i in p.lone if i in done)
 
 

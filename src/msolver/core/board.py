@@ -13,7 +13,7 @@ written back as ``.``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
@@ -86,6 +86,14 @@ class Board:
     height: int
     mines: int
     cells: tuple[int, ...]
+    # What changed since an earlier board of the same game, when whoever made
+    # this one knows: (that board's cells, the indices that may differ).
+    # Every index that differs is listed (one listed may not differ). Only a
+    # speed hint for the solver, which checks that it saw those very cells;
+    # not part of what the board is.
+    since: tuple[tuple[int, ...], tuple[int, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         if self.width < 1 or self.height < 1:

@@ -86,9 +86,15 @@ class Game:
         self._rng = random.Random(seed)
         self._nbrs = neighbours_table(width, height)
         self._view = [UNKNOWN] * cells
+        # The cells of the last board handed out and the indices written
+        # since (None: too many to list), so the solver need not compare
+        # every cell to find what a move changed.
+        self._shown: tuple[int, ...] | None = None
+        self._written: list[int] | None = []
         self._mine = [False] * cells
         self._laid = False
         self._opened = 0
+        self._safe_cells = cells - mines
         self.status = Status.PLAYING
         self.exploded: int | None = None
         if layout is not None:
@@ -113,7 +119,11 @@ class Game:
 
     @property
     def board(self) -> Board:
-        return Board(self.width, self.height, self.mines, tuple(self._view))
+        cells = tuple(self._view)
+        shown, written = self._shown, self._written
+        since = None if shown is None or written is None else (shown, tuple(written))
+        self._shown, self._written = cells, []
+        return Board(self.width, self.height, self.mines, cells, since)
 
     @property
     def safe_left(self) -> int:
@@ -125,12 +135,13 @@ class Game:
         """Open one cell; a zero floods its neighbours."""
         if self.status is not Status.PLAYING or self._view[index] != UNKNOWN:
             return self.status
-        self._lay(index)
+        if not self._laid:
+            self._lay(index)
         if self._mine[index]:
             self._lose(index)
             return self.status
         self._flood(index)
-        if self.safe_left == 0:
+        if self._opened == self._safe_cells:
             self.status = Status.WON
         return self.status
 
@@ -142,6 +153,10 @@ class Game:
             self._view[index] = FLAG
         elif self._view[index] == FLAG:
             self._view[index] = UNKNOWN
+        else:
+            return
+        if self._written is not None:
+            self._written.append(index)
 
     def chord(self, index: int) -> Status:
         """Open every unflagged neighbour of a number whose flags are complete."""
@@ -187,13 +202,16 @@ class Game:
     def _flood(self, start: int) -> None:
         # Iterative: a large empty area would overflow Python's recursion.
         view, mine, nbrs = self._view, self._mine, self._nbrs
+        written = self._written
         stack = [start]
         while stack:
             i = stack.pop()
             if view[i] >= 0 or mine[i]:
                 continue
-            n = sum(1 for j in nbrs[i] if mine[j])
+            n = sum(map(mine.__getitem__, nbrs[i]))  # True counts 1
             view[i] = n
+            if written is not None:
+                written.append(i)
             self._opened += 1
             if n == 0:
                 stack.extend(j for j in nbrs[i] if view[j] == UNKNOWN)
@@ -201,6 +219,7 @@ class Game:
     def _lose(self, index: int) -> None:
         self.status = Status.LOST
         self.exploded = index
+        self._written = None  # the whole board may show
         for i, m in enumerate(self._mine):
             if i == index:
                 self._view[i] = EXPLODED

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from msolver.core.bbbv import bbbv as board_bbbv
-from msolver.core.bbbv import bbbv_per_s, efficiency, solved_bbbv
+from msolver.core.bbbv import bbbv_per_s, efficiency, parts, solved_bbbv, solved_parts
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board
 from msolver.core.game import Game, Status
 from msolver.core.solver import Move
@@ -103,7 +103,7 @@ def apply_counted(game: Game, moves: Iterable[Move], count: ClickCount) -> None:
         if move.kind == "flag":
             # A decision flags each cell once and only cells it saw unknown,
             # and no open of the batch can touch a mine: always a real click.
-            count.add("right")
+            count.right += 1
             game.flag(move.index)
         else:
             # Opening a cell that is still closed changes the game (a safe
@@ -112,7 +112,7 @@ def apply_counted(game: Game, moves: Iterable[Move], count: ClickCount) -> None:
             before = game.safe_left
             game.open(move.index)
             if game.safe_left != before or game.status is Status.LOST:
-                count.add("left")
+                count.left += 1
         if game.status is not Status.PLAYING:
             return
 
@@ -123,10 +123,11 @@ def opened_cells(board: Board) -> list[int]:
 
 def simulated_stats(game: Game, count: ClickCount, *, seconds: float, guesses: int) -> GameStats:
     """The figures of a finished simulated game (the simulator knows its layout)."""
-    layout = game.layout
-    total = board_bbbv(game.width, game.height, layout)
+    # The parts once: a lost game's solved 3BV reads the same parts.
+    split = parts(game.width, game.height, game.layout)
+    total = split.bbbv
     won = game.status is Status.WON
-    done = total if won else solved_bbbv(game.width, game.height, layout, opened_cells(game.board))
+    done = total if won else solved_parts(split, opened_cells(game.board))
     return GameStats(won, total, done, count.as_json(), seconds, guesses)
 
 

@@ -122,13 +122,11 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             lay ^= low
     shows: list[list[int] | None] = [None] * n
     memo: dict[int, float] = {}
+    # Work is added where it is done and checked against the budget once per
+    # searched group and once at the end: work only grows, so the search runs
+    # out exactly when counting every charge the moment it is made would
+    # have run out, and the budget still bounds the time.
     work = 0
-
-    def charge(n: int) -> None:
-        nonlocal work
-        work += n
-        if work > WORK_BUDGET:
-            raise _OutOfBudget
 
     def shown(k: int) -> list[int]:
         # Per number cell k may show: the layouts (safe at k) showing it.
@@ -159,13 +157,6 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             sames[k] = got
         return got
 
-    def split(group: int, size: int, k: int) -> list[int]:
-        """Cell k's parts of `group`, first-met first."""
-        charge(size)
-        parts = [p for m in shown(k) if (p := group & m)]
-        parts.sort(key=lambda p: p & -p)
-        return parts
-
     # A cell no layout mines and every layout shows the same number never
     # splits a group: the plain pass still tried it (and charged the work),
     # so it is charged here without the trying. A cell every layout mines is
@@ -176,28 +167,43 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     for k in range(n):
         mute_before[k + 1] = mute_before[k] + mute[k]
     live = [k for k in range(n) if not mute[k] and mine_of[k] != full]
-    live_mines = [mine_of[k] for k in live]
+    # Parts are visited largest first and, among equal sizes, first-met
+    # (lowest layout) first: one key orders both, as the size shifted past
+    # every layout's bit less the part's lowest bit.
+    wide = len(layouts) + 1
 
-    def part_value(p: int, c: int) -> float:
-        # value(p)[0] with its work charged the same, without the call when
-        # the answer is at hand (one layout, or already searched).
-        if c == 1:
-            return 1.0
-        known = memo.get(p)
-        if known is None:
-            return value(p)[0]
-        charge(c)
-        return known
+    def largest_first(p: int) -> int:
+        return (p.bit_count() << wide) - (p & -p)
 
-    def value(group: int) -> tuple[float, int]:
+    def first_met(p: int) -> int:
+        return p & -p
+
+    # A group's cells worth trying, each as (cell, layouts mining it, place
+    # in `live`): a part of a group inherits its parent's list less the cells
+    # that cannot matter in it any more. A cell every layout of the parent
+    # mines is mined in every layout of the part (never tried, never
+    # charged); a cell no layout of the parent mines and that shows one
+    # number in all of them does the same in the part: it does not split it,
+    # and the plain pass charges it as tried, so it is kept as a bit in
+    # `gone` (by place in `live`) and charged from there.
+    Cells = list[tuple[int, int, int]]
+
+    def value(group: int, cells: Cells, gone: int) -> tuple[float, int]:
+        # Each part's value is read inline when the answer is at hand (one
+        # layout, or already searched), charged as a call would charge it.
+        nonlocal work
         size = group.bit_count()
         if size == 1:
             return 1.0, -1
-        charge(size)
         known = memo.get(group)
         if known is not None:
+            work += size
+            if work > WORK_BUDGET:
+                raise _OutOfBudget
             return known, -1
-        charge(size)
+        work += 2 * size
+        if work > WORK_BUDGET:
+            raise _OutOfBudget
         # Free information first: a cell no layout mines that splits the group.
         # It splits it when some layout shows another number than the first
         # layout does: one AND per cell, and the parts only for the one found.
@@ -205,50 +211,83 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         # wasted when one is.
         first = (group & -group).bit_length() - 1
         tried = 0  # cells tried that did not split: charged in one sum
-        for k, lm in zip(live, live_mines, strict=True):
-            if not lm & group:
-                sm = sames[k]
-                if sm is None:
-                    sm = same(k)
-                if not group & ~sm[first]:
-                    tried += 1
+        quiet = 0  # their places in `live`
+        kept: Cells = []  # the cells some layout mines, in order
+        for j, entry in enumerate(cells):
+            k, lm, at = entry
+            if lm & group:
+                kept.append(entry)
+                continue
+            sm = sames[k]
+            if sm is None:
+                sm = same(k)
+            if not group & ~sm[first]:
+                tried += 1
+                quiet |= 1 << at
+                continue
+            # the cells tried before (here and as `gone`), and this cell's split
+            before = tried + (gone & ((1 << at) - 1)).bit_count()
+            work += size * (before + mute_before[k] + 1)
+            parts = [p for m in shows[k] or shown(k) if (p := group & m)]
+            if len(parts) > 1:
+                parts.sort(key=first_met)
+            # In every part k is safe and shows one number: it joins `gone`.
+            sub = kept + cells[j + 1 :]
+            sub_gone = gone | quiet | 1 << at
+            v = 0.0
+            for p in parts:
+                c = p.bit_count()
+                if c == 1:
+                    v += 1.0
                     continue
-                charge(size * (tried + mute_before[k]))
-                parts = split(group, size, k)
-                v = 0.0
-                for p in parts:
-                    c = p.bit_count()
-                    v += c * part_value(p, c)
-                v /= size
-                memo[group] = v
-                return v, k
-        charge(size * (tried + mute_before[n]))
-        mined = [(m & group).bit_count() for m in live_mines]
+                kv = memo.get(p)
+                if kv is None:
+                    kv = value(p, sub, sub_gone)[0]
+                else:
+                    work += c
+                v += c * kv
+            v /= size
+            memo[group] = v
+            return v, k
+        work += size * (tried + gone.bit_count() + mute_before[n])
+        mined = [(lm & group).bit_count() for _, lm, _ in cells]
         # A cell can win at most the layouts it is safe in: try the safest
         # first and stop once no cell left can beat the best found, and stop
         # summing a cell's parts once the rest cannot lift it past the best.
         # The value stays exact; most of the tree is never visited.
-        # `live` runs in cell order and a reversed sort stays stable: ties
+        # `cells` runs in cell order and a reversed sort stays stable: ties
         # keep the lower cell first, as a (-bound, cell) key would.
+        sub = [entry for entry, m in zip(cells, mined, strict=True) if 0 < m < size]
+        sub_gone = gone | quiet
         safe_in = sorted(
-            [(size - m, k) for m, k in zip(mined, live, strict=True) if 0 < m < size],
+            [(size - m, entry[0]) for entry, m in zip(cells, mined, strict=True) if 0 < m < size],
             key=itemgetter(0),
             reverse=True,
         )
         best, best_k = -1.0, -1
         for bound, k in safe_in:
-            if bound <= best * size + 1e-9:
+            floor = best * size + 1e-9
+            if bound <= floor:
                 break
-            parts = split(group, size, k)
-            # Largest first; among equal sizes, first-met first (a stable sort).
-            parts.sort(key=int.bit_count, reverse=True)
+            work += size
+            parts = [p for m in shows[k] or shown(k) if (p := group & m)]
+            if len(parts) > 1:
+                parts.sort(key=largest_first, reverse=True)
             won = 0.0
             left = bound
             for p in parts:
                 c = p.bit_count()
                 left -= c
-                won += c * part_value(p, c)
-                if won + left <= best * size + 1e-9:
+                if c == 1:
+                    won += 1.0
+                else:
+                    kv = memo.get(p)
+                    if kv is None:
+                        kv = value(p, sub, sub_gone)[0]
+                    else:
+                        work += c
+                    won += c * kv
+                if won + left <= floor:
                     break
             else:
                 v = won / size
@@ -258,9 +297,10 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         return best, best_k
 
     try:
-        return value(full)
+        found = value(full, [(k, mine_of[k], at) for at, k in enumerate(live)], 0)
     except _OutOfBudget:
         return None
+    return found if work <= WORK_BUDGET else None
 
 
 def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, float] | None:

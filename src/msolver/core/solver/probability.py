@@ -22,10 +22,10 @@ exactly 0 or 1 is exact: those are the certain moves this tier adds.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
+from operator import mul
 from typing import Literal
 
 from msolver.core.board import UNKNOWN, Board
@@ -77,32 +77,30 @@ def _band_order(n: int, adj: list[set[int]]) -> list[int]:
     """
     order: list[int] = []
     placed = [False] * n
+    degree = [len(a) for a in adj].__getitem__
     for start in range(n):
         if placed[start]:
             continue
-        # Find a far end of this component: BFS twice.
+        # Find a far end of this component: BFS twice. A list read from an
+        # index is the queue: the last cell it reaches is the far end.
         far = start
         for _ in range(2):
-            dist = {far: 0}
-            q = deque([far])
-            last = far
-            while q:
-                x = q.popleft()
-                last = x
+            seen = {far}
+            q = [far]
+            for x in q:
                 for y in adj[x]:
-                    if y not in dist:
-                        dist[y] = dist[x] + 1
+                    if y not in seen:
+                        seen.add(y)
                         q.append(y)
-            far = last
-        q = deque([far])
+            far = q[-1]
+        q = [far]
         placed[far] = True
-        while q:
-            x = q.popleft()
-            order.append(x)
-            for y in sorted(adj[x], key=lambda b: len(adj[b])):
+        for x in q:
+            for y in sorted(adj[x], key=degree):
                 if not placed[y]:
                     placed[y] = True
                     q.append(y)
+        order += q
     return order
 
 
@@ -148,19 +146,26 @@ def _plan(sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]) -> tuple[li
         pos[b] = i
     lo = [min(pos[b] for b in boxes) for boxes in cons]
     hi = [max(pos[b] for b in boxes) for boxes in cons]
-    # capacity still to come after position i, per constraint
-    active: list[list[int]] = [[] for _ in range(n + 1)]
-    for c in range(len(cons)):
-        for i in range(lo[c] + 1, hi[c] + 1):
-            active[i].append(c)
+    # active[i]: the constraints half assigned before position i, each with
+    # the capacity still to come after position i - 1 (its boxes' sizes from
+    # position i on), found by one walk along each constraint's boxes.
+    active: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+    for c, boxes in enumerate(cons):
+        at = sorted((pos[b], sizes[b]) for b in boxes)
+        left = sum(size for _, size in at)
+        k = 0
+        for i in range(lo[c], hi[c]):
+            while k < len(at) and at[k][0] <= i:
+                left -= at[k][1]
+                k += 1
+            active[i + 1].append((c, left))
     shape = []
     for i in range(n):
         b = order[i]
         mine_cons = set(box_cons[b])
-        src_of = {c: k for k, c in enumerate(active[i])}
+        src_of = {c: k for k, (c, _) in enumerate(active[i])}
         nxt = tuple(
-            (src_of.get(c, -1), c in mine_cons, c, sum(sizes[x] for x in cons[c] if pos[x] > i))
-            for c in active[i + 1]
+            (src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in active[i + 1]
         )
         close = tuple((src_of.get(c, -1), c) for c in box_cons[b] if hi[c] == i)
         shape.append((sizes[b], tuple(box_cons[b]), nxt, close))
@@ -179,6 +184,37 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
     return count_by_free(sizes, cons, needs, frozenset(), 0)[0]
 
 
+def _unpack(x: int, width: int) -> Poly:
+    mask = (1 << width) - 1
+    out: Poly = []
+    while x:
+        out.append(x & mask)
+        x >>= width
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Packed:
+    """A region's counts for every number of its free boxes, still packed.
+
+    `total` and `sums` (per box) are polynomials in two variables packed into
+    one integer each: the free boxes' mines v select the bits from
+    v * ystride, each of `width`-bit slots by mine count.
+    """
+
+    total: int
+    sums: list[int]
+    width: int
+    ystride: int
+
+    def total_for(self, v: int) -> Poly:
+        return _unpack((self.total >> v * self.ystride) & ((1 << self.ystride) - 1), self.width)
+
+    def box_mines_for(self, v: int) -> list[Poly]:
+        at, ymask, width = v * self.ystride, (1 << self.ystride) - 1, self.width
+        return [_unpack((x >> at) & ymask, width) for x in self.sums]
+
+
 def count_by_free(
     sizes: list[int], cons: list[list[int]], needs: list[int], free: frozenset[int], vmax: int
 ) -> list[RegionCount | None]:
@@ -189,6 +225,18 @@ def count_by_free(
     are counted in a second variable of the polynomials instead of in the
     states (a lookahead candidate's number, for every number it may show).
     """
+    packed = _count_packed(sizes, cons, needs, free)
+    out: list[RegionCount | None] = []
+    for v in range(vmax + 1):
+        total = packed.total_for(v) if packed is not None else []
+        out.append(RegionCount(total, packed.box_mines_for(v)) if total and packed else None)
+    return out
+
+
+def _count_packed(
+    sizes: list[int], cons: list[list[int]], needs: list[int], free: frozenset[int]
+) -> _Packed | None:
+    """The counting behind `count_by_free`, its results left packed (None: no layout)."""
     n = len(sizes)
     order, shape = _plan(tuple(sizes), tuple(tuple(c) for c in cons))
     plans = []
@@ -281,17 +329,7 @@ def count_by_free(
 
     packed = backward[0].get((), 0)
     if not packed:
-        return [None] * (vmax + 1)
-    mask = (1 << width) - 1
-    ymask = (1 << ystride) - 1
-
-    def unpack(x: int) -> Poly:
-        out: Poly = []
-        while x:
-            out.append(x & mask)
-            x >>= width
-        return out
-
+        return None
     sums: list[int] = [0] * n
     for i in range(n):
         after = backward[i + 1]
@@ -301,25 +339,43 @@ def count_by_free(
             if bt:
                 acc += mpoly * bt
         sums[order[i]] = acc
-    out: list[RegionCount | None] = []
-    for v in range(vmax + 1):
-        at = v * ystride
-        total = (packed >> at) & ymask
-        if not total:
-            out.append(None)
-            continue
-        out.append(RegionCount(unpack(total), [unpack((x >> at) & ymask) for x in sums]))
-    return out
+    return _Packed(packed, sums, width, ystride)
 
 
 Key = tuple[tuple[tuple[int, ...], int], ...]  # a region's (cells, need), sorted
 
 
-@dataclass(frozen=True, slots=True)
 class _Region:
-    total: Poly
-    boxes: tuple[tuple[int, ...], ...]  # the cells of each box
-    box_mines: tuple[Poly, ...]
+    """One region's counts: layouts by mine count, and per box its mines.
+
+    A lookahead candidate's region is counted for every number the cell may
+    show at once, and most of those numbers are never looked at (the guess
+    tier stops once a cell cannot win): their boxes' sums stay packed until
+    asked for.
+    """
+
+    __slots__ = ("_box_mines", "_packed", "boxes", "total")
+
+    def __init__(
+        self,
+        total: Poly,
+        boxes: tuple[tuple[int, ...], ...],  # the cells of each box
+        box_mines: tuple[Poly, ...] | None,
+        packed: tuple[_Packed, int] | None = None,
+    ) -> None:
+        self.total = total
+        self.boxes = boxes
+        self._box_mines = box_mines
+        self._packed = packed
+
+    @property
+    def box_mines(self) -> tuple[Poly, ...]:
+        bm = self._box_mines
+        if bm is None:
+            assert self._packed is not None
+            counts, v = self._packed
+            bm = self._box_mines = tuple(counts.box_mines_for(v))
+        return bm
 
 
 # Region counts by the region's constraints. A region's count depends on
@@ -393,18 +449,18 @@ def prime_key(key: Key, kf: int) -> None:
             for k in ks:
                 lcons[k].append(b)
         boxes[b].append(c)
-    counts = count_by_free(
+    counts = _count_packed(
         [len(b) for b in boxes],
         [lcons[k] for k in range(len(key)) if k != kf],
         [need for k, (_, need) in enumerate(key) if k != kf],
         frozenset(lcons[kf]),
-        len(new),
     )
     if len(_CACHE) + len(keys) >= _CACHE_MAX:
         _CACHE.clear()
     cells_of = tuple(tuple(b) for b in boxes)
-    for kv, rc in zip(keys, counts, strict=True):
-        _CACHE[kv] = None if rc is None else _Region(rc.total, cells_of, tuple(rc.box_mines))
+    for v, kv in enumerate(keys):
+        total = counts.total_for(v) if counts is not None else []
+        _CACHE[kv] = _Region(total, cells_of, None, (counts, v)) if counts and total else None
 
 
 def region_keys(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
@@ -475,7 +531,8 @@ def _solve(
     # ways[k]: the ways the off-frontier cells take the mines the frontier
     # leaves when it holds k
     ways = [comb(off, left - k) if 0 <= left - k <= off else 0 for k in range(len(everything))]
-    weight = sum(v * ways[k] for k, v in enumerate(everything) if v)
+    # Exact integers: summing map(mul) in C gives the same sums as a loop.
+    weight = sum(map(mul, everything, ways))
     if weight == 0:
         ks = [k for k, v in enumerate(everything) if v]
         if left < ks[0]:
@@ -490,11 +547,9 @@ def _solve(
         # weight of this region having k mines, summed over everything else
         # Only mine counts the region can hold are read below (a box's mines
         # are 0 wherever the region has no layout): the rest stay 0 unsummed.
-        nz = [(j, o) for j, o in enumerate(others) if o]
-        wk = [sum(o * ways[k + j] for j, o in nz) if t else 0 for k, t in enumerate(reg.total)]
+        wk = [sum(map(mul, others, ways[k:])) if t else 0 for k, t in enumerate(reg.total)]
         for cells, bm in zip(reg.boxes, reg.box_mines, strict=True):
-            num = sum(v * wk[k] for k, v in enumerate(bm) if v)
-            boxes.append((cells, num, weight * len(cells)))
+            boxes.append((cells, sum(map(mul, bm, wk)), weight * len(cells)))
     off_num = 0
     if off:
         off_num = sum(

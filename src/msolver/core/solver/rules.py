@@ -18,18 +18,11 @@ finds the rest.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from itertools import combinations
 
-from msolver.core.solver.constraints import Constraints
+from msolver.core.solver.constraints import Certain, Constraints
 
-
-@dataclass(frozen=True, slots=True)
-class Certain:
-    safe: frozenset[int]
-    mines: frozenset[int]
-
-    def __bool__(self) -> bool:
-        return bool(self.safe or self.mines)
+__all__ = ["Certain", "pairs", "trivial"]
 
 
 def trivial(cs: Constraints) -> Certain:
@@ -51,26 +44,25 @@ def pairs(cs: Constraints) -> Certain:
     safe: set[int] = set()
     mines: set[int] = set()
     cons = cs.constraints
-    sets = [frozenset(c.cells) for c in cons]
     by_cell: dict[int, list[int]] = {}
     for k, con in enumerate(cons):
         for cell in con.cells:
             by_cell.setdefault(cell, []).append(k)
-    done: set[tuple[int, int]] = set()
+    # Every pair of numbers that share a cell, once (the answer is a union,
+    # so the order they are looked at in does not matter).
+    overlapping: set[tuple[int, int]] = set()
     for ks in by_cell.values():
-        for x in range(len(ks)):
-            for y in range(x + 1, len(ks)):
-                a, b = ks[x], ks[y]
-                if (a, b) in done:
-                    continue
-                done.add((a, b))
-                sa, sb = sets[a], sets[b]
-                only_a, only_b = sa - sb, sb - sa
-                diff = cons[a].need - cons[b].need
-                if diff == len(only_a):
-                    mines |= only_a
-                    safe |= only_b
-                elif -diff == len(only_b):
-                    mines |= only_b
-                    safe |= only_a
+        if len(ks) > 1:
+            overlapping.update(combinations(ks, 2))
+    sets = [frozenset(c.cells) for c in cons]
+    for a, b in overlapping:
+        sa, sb = sets[a], sets[b]
+        only_a, only_b = sa - sb, sb - sa
+        diff = cons[a].need - cons[b].need
+        if diff == len(only_a):
+            mines |= only_a
+            safe |= only_b
+        elif -diff == len(only_b):
+            mines |= only_b
+            safe |= only_a
     return Certain(frozenset(safe), frozenset(mines))
