@@ -42,6 +42,7 @@ from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board,
 from msolver.core.clock import Clock, RealClock
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, px
+from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.naming import name_looks
 from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
 from msolver.vision.reading import Reader, Reading
@@ -223,6 +224,9 @@ class LearningReader:
         self._guessed: frozenset[int] = frozenset()
         self._candidate: tuple[Image, float] | None = None
         self._cache: dict[int, tuple[bytes, Content]] = {}
+        # Per cell, its cached content's distance to each look so far (see _distances).
+        self._rows: dict[int, F64] = {}
+        self._table = LookTable(FACE_TOL, INK_TOL, SHAPE_TOL, ASPECT_TOL)
         self.learned: list[str] = []  # names learned, in order (for the user and tests)
         self._n = n
 
@@ -317,24 +321,36 @@ class LearningReader:
             return hit[1]
         found = content(tile)
         self._cache[i] = (key, found)
+        self._rows.pop(i, None)
         return found
 
-    def _match(self, c: Content) -> tuple[int | None, bool]:
-        """The look `c` shows (or None), and whether it is clear of every other name."""
-        best: int | None = None
-        best_d = 1.0
-        for k, look in enumerate(self.looks):
-            d = c.distance(look.content)
-            if d <= best_d:
-                best, best_d = k, d
+    def _distances(self, c: Content, i: int | None) -> F64:
+        """c's distance to every look (`Content.distance`), kept per cell i while
+        its content is the cached one: looks are only ever appended."""
+        table = self._table
+        while len(table) < len(self.looks):
+            a = self.looks[len(table)].content
+            table.add(a.face, a.ink, a.shape, a.aspect)
+        hit = self._cache.get(i) if i is not None else None
+        mine = hit is not None and hit[1] is c
+        row = self._rows.get(i) if mine and i is not None else None
+        if row is None or len(row) < len(table):
+            done = 0 if row is None else len(row)
+            more = table.distances(c.face, c.ink, c.shape, c.aspect, start=done)
+            row = more if row is None else np.concatenate([row, more])
+            if mine and i is not None:
+                self._rows[i] = row
+        return row
+
+    def _match(self, c: Content, i: int | None = None) -> tuple[int | None, bool]:
+        """The look `c` (cell i's content, if given) shows (or None), and whether it
+        is clear of every other name."""
+        row = self._distances(c, i)
+        best = best_look(row)
         if best is None:
             return None, True
         state = self.looks[best].state
-        clear = all(
-            look.state == state or c.distance(look.content) > 1.0
-            for look in self.looks
-            if look is not self.looks[best]
-        )
+        clear = all(k == best or self.looks[k].state == state for k in np.flatnonzero(row <= 1.0))
         return best, clear
 
     # -- reading ---------------------------------------------------------------------------
@@ -380,7 +396,7 @@ class LearningReader:
                 continue
             c = self._content(image, i)
             contents[i] = c
-            b, clear = self._match(c)
+            b, clear = self._match(c, i)
             if b is None:
                 new.append(i)
             elif not clear:

@@ -1,0 +1,118 @@
+"""The learning reader's fast paths read every recorded frame exactly as the plain ones.
+
+A custom theme is learned over played games and its learned profile plays one
+more; every reader call is recorded (`tests.vision.bench_read`). The frames
+are then read again by the reader as it is and by a reference reader that
+matches each cell against each look one pair at a time and recomputes every
+cell's content (the code before the speed-up): each frame's reading (board,
+unread cells, reason, alternative boards, unsure cells) must be the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from msolver.core.clock import FakeClock
+from msolver.vision.image import Image
+from msolver.vision.learning_reader import Content, LearningReader, content
+from msolver.vision.lookmatch import LookTable, best_look
+from msolver.vision.profile import Profile
+from tests.vision.bench_read import Tape, custom_tapes, reading_key, replay
+
+
+class ReferenceReader(LearningReader):
+    """The learning reader with every per-cell shortcut taken out."""
+
+    def _content(self, image: Image, i: int) -> Content:
+        return content(self._tile(image, i))
+
+    def _match(self, c: Content, i: int | None = None) -> tuple[int | None, bool]:
+        best: int | None = None
+        best_d = 1.0
+        for k, look in enumerate(self.looks):
+            d = c.distance(look.content)
+            if d <= best_d:
+                best, best_d = k, d
+        if best is None:
+            return None, True
+        state = self.looks[best].state
+        clear = all(
+            look.state == state or c.distance(look.content) > 1.0
+            for look in self.looks
+            if look is not self.looks[best]
+        )
+        return best, clear
+
+
+def _reference(profile: Profile, clock: FakeClock) -> LearningReader:
+    return ReferenceReader(profile, clock=clock)
+
+
+@pytest.fixture(scope="module")
+def tapes() -> tuple[Tape, Tape]:
+    learning, learned = custom_tapes(21, 3, 2)
+    assert learned is not None, "the theme's games kept no learned profile"
+    return learning, learned
+
+
+@pytest.mark.parametrize("which", ["learning", "learned"])
+def test_fast_reads_equal_the_reference_on_every_recorded_frame(
+    tapes: tuple[Tape, Tape], which: str
+) -> None:
+    tape = tapes[0] if which == "learning" else tapes[1]
+    fast, _ = replay(tape)
+    slow, _ = replay(tape, _reference)
+    assert len(fast) == len(slow) == tape.reads > 20
+    # Frames that read opened cells against looks (not only blank boards).
+    opened = [r for r in slow if any(s >= 0 for s in r.board.cells)]
+    assert len(opened) > 10
+    for k, (a, b) in enumerate(zip(fast, slow, strict=True)):
+        assert reading_key(a) == reading_key(b), f"frame {k}"
+
+
+def test_look_table_distances_are_bit_identical_to_content_distance() -> None:
+    rng = np.random.default_rng(7)
+    looks: list[Content] = []
+    for k in range(40):
+        face = rng.integers(0, 256, 3).astype(np.float64)
+        if k % 3 == 0:
+            looks.append(Content(face))
+        else:
+            looks.append(
+                Content(
+                    face,
+                    rng.integers(0, 256, 3).astype(np.float64),
+                    rng.random(100),
+                    float(rng.normal(0.0, 0.3)),
+                )
+            )
+    from msolver.vision import learning_reader as lr
+
+    table = LookTable(lr.FACE_TOL, lr.INK_TOL, lr.SHAPE_TOL, lr.ASPECT_TOL)
+    for a in looks:
+        table.add(a.face, a.ink, a.shape, a.aspect)
+    for c in looks[:12]:
+        # near copies too, so some distances fall within 1
+        near = Content(
+            c.face + 3.0,
+            None if c.ink is None else c.ink + 5.0,
+            None if c.shape is None else np.clip(c.shape + 0.01, 0.0, 1.0),
+            c.aspect + 0.01,
+        )
+        for q in (c, near):
+            want = np.array([q.distance(a) for a in looks])
+            got = table.distances(q.face, q.ink, q.shape, q.aspect)
+            assert got.tobytes() == want.tobytes()
+            assert (
+                (got[5:]).tobytes()
+                == table.distances(q.face, q.ink, q.shape, q.aspect, start=5).tobytes()
+            )
+            assert any(want <= 1.0)
+
+
+def test_best_look_is_the_last_nearest_within_one() -> None:
+    assert best_look(np.array([1.5, 2.0])) is None
+    assert best_look(np.array([], dtype=np.float64)) is None
+    assert best_look(np.array([0.5, 0.2, 0.9, 0.2, 1.0])) == 3
+    assert best_look(np.array([1.0, 3.0])) == 0
