@@ -3,8 +3,9 @@
 A custom theme is learned over played games and its learned profile plays one
 more; every reader call is recorded (`tests.vision.bench_read`). The frames
 are then read again by the reader as it is and by a reference reader that
-matches each cell against each look one pair at a time and recomputes every
-cell's content (the code before the speed-up): each frame's reading (board,
+matches each cell against each look one pair at a time, recomputes every
+cell's content and cuts every cell's blank-look patch from every frame (the
+code before the speed-up): each frame's reading (board,
 unread cells, reason, alternative boards, unsure cells) must be the same.
 """
 
@@ -17,12 +18,16 @@ from msolver.core.clock import FakeClock
 from msolver.vision.image import Image
 from msolver.vision.learning_reader import Content, LearningReader, content
 from msolver.vision.lookmatch import LookTable, best_look
-from msolver.vision.profile import Profile
+from msolver.vision.patchcache import PatchCache
+from msolver.vision.profile import Profile, cell_patches
 from tests.vision.bench_read import Tape, custom_tapes, reading_key, replay
 
 
 class ReferenceReader(LearningReader):
     """The learning reader with every per-cell shortcut taken out."""
+
+    def _patches(self, image: Image, which: list[int]) -> Image | None:
+        return cell_patches(image, *self._cut, which, self._offset)
 
     def _content(self, image: Image, i: int) -> Content:
         return content(self._tile(image, i))
@@ -116,3 +121,31 @@ def test_best_look_is_the_last_nearest_within_one() -> None:
     assert best_look(np.array([], dtype=np.float64)) is None
     assert best_look(np.array([0.5, 0.2, 0.9, 0.2, 1.0])) == 3
     assert best_look(np.array([1.0, 3.0])) == 0
+
+
+@pytest.mark.parametrize("pitch", [(20.0, 20.0), (33.0, 33.0), (21.4, 19.7), (7.0, 7.0)])
+def test_patch_cache_cuts_as_cell_patches_frame_after_frame(pitch: tuple[float, float]) -> None:
+    rng = np.random.default_rng(int(pitch[0] * 10))
+    rows, cols = 6, 9
+    origin = (13.3, 8.6)
+    offset = (5, 3)
+    h = int(origin[1] + rows * pitch[1]) + 10
+    w = int(origin[0] + cols * pitch[0]) + 10
+    cache = PatchCache(origin, pitch, rows, cols, offset)
+    image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    n = rows * cols
+    for frame in range(12):
+        if frame:
+            # a few boxes of new pixels, some single pixels, sometimes none at all
+            for _ in range(int(rng.integers(0, 4))):
+                y, x = int(rng.integers(0, h - 8)), int(rng.integers(0, w - 8))
+                image[y : y + 8, x : x + 8] = rng.integers(0, 256, (8, 8, 3), dtype=np.uint8)
+            y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+            image[y, x, int(rng.integers(0, 3))] ^= 1
+        which = sorted(int(i) for i in rng.choice(n, size=int(rng.integers(1, n)), replace=False))
+        got = cache.get(image.copy(), which)
+        want = cell_patches(image, origin, pitch, rows, cols, which, offset)
+        assert got is not None and want is not None
+        assert got.tobytes() == want.tobytes(), f"frame {frame}"
+    # A grab that does not hold the board: as cell_patches, None.
+    assert cache.get(image[: h // 2], [0]) is None

@@ -44,7 +44,8 @@ from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, px
 from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.naming import name_looks
-from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
+from msolver.vision.patchcache import PatchCache
+from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile
 from msolver.vision.reading import Reader, Reading
 
 K = BLANK_K  # patch side, in samples
@@ -202,6 +203,7 @@ class LearningReader:
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
         self._cut = (profile.origin, profile.pitch, profile.rows, profile.cols)
+        self._patch_cache = PatchCache(*self._cut, self._offset)
         # With a base reader: whether each cell's blank look is known (the
         # profile's, or taken from the first fresh board); until then the base's
         # unopened cells are taken as read.
@@ -224,8 +226,10 @@ class LearningReader:
         self._guessed: frozenset[int] = frozenset()
         self._candidate: tuple[Image, float] | None = None
         self._cache: dict[int, tuple[bytes, Content]] = {}
-        # Per cell, its cached content's distance to each look so far (see _distances).
-        self._rows: dict[int, F64] = {}
+        # Per cell, the patch cache's frame at which its cached content last matched.
+        self._cache_frame = [-1] * n
+        # Per cell: looks known, and the looks its cached content is near (see _near).
+        self._near_looks: dict[int, tuple[int, int | None, tuple[int, ...]]] = {}
         self._table = LookTable(FACE_TOL, INK_TOL, SHAPE_TOL, ASPECT_TOL)
         self.learned: list[str] = []  # names learned, in order (for the user and tests)
         self._n = n
@@ -313,45 +317,55 @@ class LearningReader:
         y, x = self._ys[r], self._xs[c]
         return image[y : y + self._h, x : x + self._w, :3]
 
+    def _patches(self, image: Image, which: list[int]) -> Image | None:
+        """`cell_patches` of cells `which`, recut only where the frame changed."""
+        return self._patch_cache.get(image, which)
+
     def _content(self, image: Image, i: int) -> Content:
+        hit = self._cache.get(i)
+        frames = self._patch_cache
+        if hit is not None and self._cache_frame[i] >= frames.since[i]:
+            # The box holds the bytes it held when its content was taken (image
+            # is the frame the patch cache saw last).
+            self._cache_frame[i] = frames.frame
+            return hit[1]
         tile = self._tile(image, i)
         key = tile.tobytes()
-        hit = self._cache.get(i)
+        self._cache_frame[i] = frames.frame
         if hit is not None and hit[0] == key:
             return hit[1]
         found = content(tile)
         self._cache[i] = (key, found)
-        self._rows.pop(i, None)
+        self._near_looks.pop(i, None)
         return found
 
-    def _distances(self, c: Content, i: int | None) -> F64:
-        """c's distance to every look (`Content.distance`), kept per cell i while
-        its content is the cached one: looks are only ever appended."""
+    def _near(self, c: Content, i: int | None) -> tuple[int | None, tuple[int, ...]]:
+        """The look nearest c within 1 (`best_look`) and the other looks within 1,
+        kept per cell i while its content is the cached one and no look is added."""
         table = self._table
         while len(table) < len(self.looks):
             a = self.looks[len(table)].content
             table.add(a.face, a.ink, a.shape, a.aspect)
         hit = self._cache.get(i) if i is not None else None
-        mine = hit is not None and hit[1] is c
-        row = self._rows.get(i) if mine and i is not None else None
-        if row is None or len(row) < len(table):
-            done = 0 if row is None else len(row)
-            more = table.distances(c.face, c.ink, c.shape, c.aspect, start=done)
-            row = more if row is None else np.concatenate([row, more])
+        mine = i is not None and hit is not None and hit[1] is c
+        got = self._near_looks.get(i) if mine and i is not None else None
+        if got is None or got[0] < len(table):
+            row = table.distances(c.face, c.ink, c.shape, c.aspect)
+            best = best_look(row)
+            others = tuple(int(k) for k in np.flatnonzero(row <= 1.0) if k != best)
+            got = (len(table), best, others)
             if mine and i is not None:
-                self._rows[i] = row
-        return row
+                self._near_looks[i] = got
+        return got[1], got[2]
 
     def _match(self, c: Content, i: int | None = None) -> tuple[int | None, bool]:
         """The look `c` (cell i's content, if given) shows (or None), and whether it
         is clear of every other name."""
-        row = self._distances(c, i)
-        best = best_look(row)
+        best, others = self._near(c, i)
         if best is None:
             return None, True
         state = self.looks[best].state
-        clear = all(k == best or self.looks[k].state == state for k in np.flatnonzero(row <= 1.0))
-        return best, clear
+        return best, all(self.looks[k].state == state for k in others)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -381,7 +395,7 @@ class LearningReader:
         if not self._fits(image):
             blank = Board.blank(p.cols, p.rows, p.mines)
             return Reading(blank, tuple(range(n)), "the grab does not hold the board")
-        patches = cell_patches(image, p.origin, p.pitch, p.rows, p.cols, ask, self._offset)
+        patches = self._patches(image, ask)
         assert patches is not None
         still = self._still(patches, ask)
         look_of: dict[int, int] = {}
@@ -497,13 +511,13 @@ class LearningReader:
         if self._base_blank is None and self._fits(image):
             if len(unknown) == self._n:
                 all_cells = list(range(self._n))
-                patches = cell_patches(image, *self._cut, all_cells, self._offset)
+                patches = self._patches(image, all_cells)
                 assert patches is not None
                 self._blank = patches.astype(np.float32)
                 self._base_blank = True
             return sorted(ask)
         if unknown and self._fits(image):
-            patches = cell_patches(image, *self._cut, unknown, self._offset)
+            patches = self._patches(image, unknown)
             assert patches is not None
             still = self._still(patches, unknown)
             fresh = self._last is not None and all(k == UNKNOWN for k in self._last)
