@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from msolver.core.board import Board
+from msolver.core.board import EXPLODED, MINE, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game
 from msolver.vision.dryrun import Renderer
@@ -111,7 +111,13 @@ class RenderedScreen(SimScreen):
     def draw(self) -> Image:
         assert self.renderer is not None
         r = self.renderer
-        crop = r.render(self.game.board)
+        board = self.game.board
+        if r.missing(board):
+            # sgt-mines' recordings hold no mine tile: a lost board's mines drawn
+            # as the one that went off
+            cells = tuple(EXPLODED if s == MINE else s for s in board.cells)
+            board = Board(board.width, board.height, board.mines, cells)
+        crop = r.render(board)
         # room around the board for the pointer to rest on
         h, w = r.top + crop.shape[0] + 60, r.left + crop.shape[1] + 60
         img = np.full((h, w, 3), 30, dtype=np.uint8)
@@ -144,8 +150,8 @@ def _play(screen: SimScreen, reader: Any, clock: FakeClock, games: int) -> None:
             screen.game = screen.new_game()
 
 
-def builtin_tape(name: str, seed: int) -> Tape:
-    """One expert game of built-in theme `name`, read as the player reads it."""
+def builtin_tape(name: str, seed: int, games: int = 3) -> Tape:
+    """Expert games of built-in theme `name`, read as the player reads it."""
     base = load_profile(name)
     renderer = Renderer(base, base.rows, base.cols)
     profile = renderer.profile
@@ -160,13 +166,16 @@ def builtin_tape(name: str, seed: int) -> Tape:
     screen.new_game = next_game
     clock = FakeClock()
     tape = Tape(profile)
-    _play(screen, TapingReader(new_reader(profile, clock), tape, clock), clock, 1)
+    _play(screen, TapingReader(new_reader(profile, clock), tape, clock), clock, games)
     return tape
 
 
-def custom_tapes(pitch: int, palette: int, learn_games: int) -> tuple[Tape, Tape | None]:
+def custom_tapes(
+    pitch: int, palette: int, learn_games: int, games: int = 1
+) -> tuple[Tape, Tape | None]:
     """An unseen theme at `pitch`: the tape of the games a fresh custom profile learns
-    in, and that of one game read with the profile it learned (None if none was kept)."""
+    in, and that of `games` games read with the profile it learned (None if none was
+    kept)."""
     theme = Theme.random(palette)
     seeds = itertools.count(10_000 * palette)
 
@@ -188,7 +197,7 @@ def custom_tapes(pitch: int, palette: int, learn_games: int) -> tuple[Tape, Tape
     tape = Tape(learned_profile)
     screen.game = next_game()
     again = new_reader(learned_profile, clock)
-    _play(screen, TapingReader(again, tape, clock), clock, 1)
+    _play(screen, TapingReader(again, tape, clock), clock, games)
     return learning, tape
 
 
@@ -242,9 +251,15 @@ def reading_key(r: Reading) -> tuple[Any, ...]:
     )
 
 
-def _times(tape: Tape, repeat: int) -> list[float]:
+def _classifier(profile: Profile, clock: FakeClock) -> VisionReader:
+    return VisionReader(profile)
+
+
+def _times(
+    tape: Tape, repeat: int, make: Callable[[Profile, FakeClock], Any] = new_reader
+) -> list[float]:
     # The fastest of a few replays per frame: the machine is shared.
-    runs = [replay(tape)[1] for _ in range(repeat)]
+    runs = [replay(tape, make)[1] for _ in range(repeat)]
     return [min(t) for t in zip(*runs, strict=True)]
 
 
@@ -258,28 +273,38 @@ def _line(what: str, size: str, tape: Tape, seconds: list[float]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--games", type=int, default=3, help="games timed per reader")
     ap.add_argument("--learn-games", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     print(f"{'reader':<34} {'cells':>10} {'':>6}         per frame, CPU time")
     for k, name in enumerate(BUILTINS):
-        tape = builtin_tape(name, args.seed)
+        tape = builtin_tape(name, args.seed, args.games)
         p = tape.profile
         size = f"{p.cols}x{p.rows}@{round(p.pitch[0])}"
-        print(_line(f"built-in {name}", size, tape, _times(tape, args.repeat)), flush=True)
-        learning, learned = custom_tapes(round(p.pitch[0]), args.seed + k, args.learn_games)
-        print(
-            _line("custom, learning (fresh profile)", size, learning, _times(learning, 1)),
-            flush=True,
-        )
-        if learned is None:
-            print(f"{'custom, learned profile':<34} {size:>10}  (no profile kept)")
-        else:
+        built = _times(tape, args.repeat)
+        print(_line(f"built-in {name}", size, tape, built), flush=True)
+        classifier = Tape(p, [c for c in tape.calls if c[0] == "read"])
+        alone = _times(classifier, args.repeat, _classifier)
+        print(_line("  its classifier alone", size, classifier, alone), flush=True)
+        # A palette whose learned profile is kept (learned_profile may refuse one).
+        for palette in range(args.seed + 10 * k, args.seed + 10 * k + 4):
+            learning, learned = custom_tapes(
+                round(p.pitch[0]), palette, args.learn_games, args.games
+            )
             print(
-                _line("custom, learned profile", size, learned, _times(learned, args.repeat)),
+                _line(f"custom {palette}, learning", size, learning, _times(learning, 1)),
                 flush=True,
             )
+            if learned is None:
+                print(f"{f'custom {palette}, learned profile':<34} {size:>10}  (refused)")
+                continue
+            custom = _times(learned, args.repeat)
+            print(_line(f"custom {palette}, learned profile", size, learned, custom), flush=True)
+            ratio = statistics.median(custom) / statistics.median(built)
+            print(f"  custom / built-in, median: {ratio:.2f}x", flush=True)
+            break
 
 
 if __name__ == "__main__":

@@ -12,11 +12,13 @@ unread cells, reason, alternative boards, unsure cells) must be the same.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from msolver.core.clock import FakeClock
+from msolver.vision.contentbatch import contents_of
 from msolver.vision.image import Image
-from msolver.vision.learning_reader import Content, LearningReader, content
+from msolver.vision.learning_reader import _INK_RULE, F32, Content, LearningReader, content
 from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.patchcache import PatchCache
 from msolver.vision.profile import Profile, cell_patches
@@ -31,6 +33,12 @@ class ReferenceReader(LearningReader):
 
     def _content(self, image: Image, i: int) -> Content:
         return content(self._tile(image, i))
+
+    def _prefetch(self, image: Image, cells: list[int]) -> None:
+        return None
+
+    def _still(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
+        return self._still_now(patches, ask)
 
     def _match(self, c: Content, i: int | None = None) -> tuple[int | None, bool]:
         best: int | None = None
@@ -149,3 +157,37 @@ def test_patch_cache_cuts_as_cell_patches_frame_after_frame(pitch: tuple[float, 
         assert got.tobytes() == want.tobytes(), f"frame {frame}"
     # A grab that does not hold the board: as cell_patches, None.
     assert cache.get(image[: h // 2], [0]) is None
+
+
+def _parts(c: Content) -> tuple[bytes, bytes, bytes, float]:
+    return (
+        c.face.tobytes(),
+        b"" if c.ink is None else c.ink.tobytes(),
+        b"" if c.shape is None else c.shape.tobytes(),
+        c.aspect,
+    )
+
+
+def test_contents_of_many_boxes_equal_content_of_each(tapes: tuple[Tape, Tape]) -> None:
+    learned = tapes[1]
+    p = learned.profile
+    reader = LearningReader(p)
+    frames = [call[1].image() for call in learned.calls if call[0] == "read"]
+    cells = range(p.rows * p.cols)
+    boxes = [np.ascontiguousarray(reader._tile(f, i)) for f in frames[-3:] for i in cells]
+    # boxes of other sizes and looks: noise, flat faces, a 6 px box (rim only)
+    rng = np.random.default_rng(5)
+    others = [rng.integers(0, 256, (24, 24, 3), dtype=np.uint8) for _ in range(5)]
+    others += [np.full((24, 24, 3), 90, dtype=np.uint8) for _ in range(2)]
+    tiny = [rng.integers(0, 256, (2, 2, 3), dtype=np.uint8) for _ in range(3)]
+    inked = 0
+    for group in (boxes, others):
+        got = contents_of(group, _INK_RULE)
+        assert got is not None and len(got) == len(group)
+        for box, parts in zip(group, got, strict=True):
+            want = content(box)
+            assert _parts(Content(*parts)) == _parts(want)
+            inked += want.ink is not None
+    # Boxes with no inside are left to content.
+    assert contents_of(tiny, _INK_RULE) is None
+    assert inked > 100

@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
 from msolver.core.clock import Clock, RealClock
+from msolver.vision.contentbatch import InkRule, contents_of
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, px
 from msolver.vision.lookmatch import LookTable, best_look
@@ -83,10 +84,12 @@ MAX_NEW_LOOKS = 12
 # fraction of a second, and a look named from it never matches again.
 HOLD = 0.25
 _LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
+_INK_RULE = InkRule(INK, INK_TEXTURE, INK_MIN_PIXELS, INK_MIN_SHARE, GLYPH, GLYPH_SPAN)
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 _SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
 _LOOK_KEY = 100  # a cell's key for an unnamed look k is _LOOK_KEY + k
+_SHOWN_PER_CELL = 16  # contents kept per cell by their pixels (see _content)
 
 
 @dataclass(frozen=True)
@@ -204,6 +207,11 @@ class LearningReader:
         self._blank, self._same = _blank_looks(profile)
         self._cut = (profile.origin, profile.pitch, profile.rows, profile.cols)
         self._patch_cache = PatchCache(*self._cut, self._offset)
+        # _still's verdicts: for the blank looks and thresholds they were taken
+        # with, per cell the patch, the verdict and whether there is one.
+        self._still_memo: (
+            tuple[F32, F32, Image, npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None
+        ) = None
         # With a base reader: whether each cell's blank look is known (the
         # profile's, or taken from the first fresh board); until then the base's
         # unopened cells are taken as read.
@@ -226,10 +234,11 @@ class LearningReader:
         self._guessed: frozenset[int] = frozenset()
         self._candidate: tuple[Image, float] | None = None
         self._cache: dict[int, tuple[bytes, Content]] = {}
+        self._shown: dict[int, dict[bytes, Content]] = {}
         # Per cell, the patch cache's frame at which its cached content last matched.
         self._cache_frame = [-1] * n
         # Per cell: looks known, and the looks its cached content is near (see _near).
-        self._near_looks: dict[int, tuple[int, int | None, tuple[int, ...]]] = {}
+        self._near_looks: dict[int, tuple[int, Content, int | None, tuple[int, ...]]] = {}
         self._table = LookTable(FACE_TOL, INK_TOL, SHAPE_TOL, ASPECT_TOL)
         self.learned: list[str] = []  # names learned, in order (for the user and tests)
         self._n = n
@@ -334,29 +343,57 @@ class LearningReader:
         self._cache_frame[i] = frames.frame
         if hit is not None and hit[0] == key:
             return hit[1]
-        found = content(tile)
+        # A cell shows the same pixels in the same state game after game: the
+        # contents it showed before are kept (a few per cell) by their bytes.
+        shown = self._shown.setdefault(i, {})
+        found = shown.get(key)
+        if found is None:
+            found = content(tile)
+            if len(shown) >= _SHOWN_PER_CELL:
+                shown.pop(next(iter(shown)))
+            shown[key] = found
         self._cache[i] = (key, found)
-        self._near_looks.pop(i, None)
         return found
+
+    def _prefetch(self, image: Image, cells: list[int]) -> None:
+        """The contents `_content` is about to take of cells whose box shows pixels
+        not seen there before, taken for all of them at once (`contents_of`)."""
+        frames = self._patch_cache
+        todo: list[tuple[int, bytes, Image]] = []
+        for i in cells:
+            hit = self._cache.get(i)
+            if hit is not None and self._cache_frame[i] >= frames.since[i]:
+                continue
+            tile = self._tile(image, i)
+            key = tile.tobytes()
+            if (hit is None or hit[0] != key) and key not in self._shown.get(i, {}):
+                todo.append((i, key, tile))
+        found = contents_of([t for *_, t in todo], _INK_RULE) if len(todo) > 1 else None
+        if found is None:
+            return
+        for (i, key, _tile), parts in zip(todo, found, strict=True):
+            shown = self._shown.setdefault(i, {})
+            if len(shown) >= _SHOWN_PER_CELL:
+                shown.pop(next(iter(shown)))
+            shown[key] = Content(*parts)
 
     def _near(self, c: Content, i: int | None) -> tuple[int | None, tuple[int, ...]]:
         """The look nearest c within 1 (`best_look`) and the other looks within 1,
         kept per cell i while its content is the cached one and no look is added."""
         table = self._table
-        while len(table) < len(self.looks):
+        looks = len(self.looks)
+        while len(table) < looks:
             a = self.looks[len(table)].content
             table.add(a.face, a.ink, a.shape, a.aspect)
-        hit = self._cache.get(i) if i is not None else None
-        mine = i is not None and hit is not None and hit[1] is c
-        got = self._near_looks.get(i) if mine and i is not None else None
-        if got is None or got[0] < len(table):
-            row = table.distances(c.face, c.ink, c.shape, c.aspect)
-            best = best_look(row)
-            others = tuple(int(k) for k in np.flatnonzero(row <= 1.0) if k != best)
-            got = (len(table), best, others)
-            if mine and i is not None:
-                self._near_looks[i] = got
-        return got[1], got[2]
+        got = self._near_looks.get(i) if i is not None else None
+        if got is not None and got[0] == looks and got[1] is c:
+            return got[2], got[3]
+        row = table.distances(c.face, c.ink, c.shape, c.aspect)
+        best = best_look(row)
+        others = tuple(int(k) for k in np.flatnonzero(row <= 1.0) if k != best)
+        if i is not None:
+            self._near_looks[i] = (looks, c, best, others)
+        return best, others
 
     def _match(self, c: Content, i: int | None = None) -> tuple[int | None, bool]:
         """The look `c` (cell i's content, if given) shows (or None), and whether it
@@ -398,6 +435,7 @@ class LearningReader:
         patches = self._patches(image, ask)
         assert patches is not None
         still = self._still(patches, ask)
+        self._prefetch(image, [i for k, i in enumerate(ask) if not still[k]])
         look_of: dict[int, int] = {}
         new: list[int] = []
         muddled: list[int] = []
@@ -480,6 +518,34 @@ class LearningReader:
         return self._name(states, look_of, outside)
 
     def _still(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
+        """`_still_now`, taken again only for the cells whose patch differs from the
+        one it was last taken on: each cell's verdict is a function of its patch
+        and its blank look alone, and between frames most patches are the same."""
+        if patches.dtype != np.uint8 or not ask:
+            return self._still_now(patches, ask)
+        memo = self._still_memo
+        if memo is None or memo[0] is not self._blank or memo[1] is not self._same:
+            n = self._n
+            memo = (
+                self._blank,
+                self._same,
+                np.zeros((n, *patches.shape[1:]), dtype=np.uint8),
+                np.zeros(n, dtype=np.bool_),
+                np.zeros(n, dtype=np.bool_),
+            )
+            self._still_memo = memo
+        _b, _s, seen, verdict, known = memo
+        at = np.asarray(ask, dtype=np.intp)
+        hit = known[at] & (seen[at] == patches).reshape(len(ask), -1).all(axis=1)
+        if not hit.all():
+            miss = at[~hit]
+            verdict[miss] = self._still_now(patches[~hit], [int(i) for i in miss])
+            seen[miss] = patches[~hit]
+            known[miss] = True
+        out: npt.NDArray[np.bool_] = verdict[at]
+        return out
+
+    def _still_now(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
         """Which of the cells `ask` (their patches) still show their own blank look.
 
         Judged on the whole patch, or on the patch less one row and one column
