@@ -380,14 +380,14 @@ class LearningReader:
     def _near(self, c: Content, i: int | None) -> tuple[int | None, tuple[int, ...]]:
         """The look nearest c within 1 (`best_look`) and the other looks within 1,
         kept per cell i while its content is the cached one and no look is added."""
-        table = self._table
         looks = len(self.looks)
-        while len(table) < looks:
-            a = self.looks[len(table)].content
-            table.add(a.face, a.ink, a.shape, a.aspect)
         got = self._near_looks.get(i) if i is not None else None
         if got is not None and got[0] == looks and got[1] is c:
             return got[2], got[3]
+        table = self._table
+        while len(table) < looks:
+            a = self.looks[len(table)].content
+            table.add(a.face, a.ink, a.shape, a.aspect)
         row = table.distances(c.face, c.ink, c.shape, c.aspect)
         best = best_look(row)
         others = tuple(int(k) for k in np.flatnonzero(row <= 1.0) if k != best)
@@ -401,6 +401,8 @@ class LearningReader:
         best, others = self._near(c, i)
         if best is None:
             return None, True
+        if not others:
+            return best, True
         state = self.looks[best].state
         return best, all(self.looks[k].state == state for k in others)
 
