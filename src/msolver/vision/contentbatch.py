@@ -76,13 +76,17 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
     total = weight.reshape(n, -1).sum(axis=1)
     sum_x = (weight * xs).reshape(n, -1).sum(axis=1)
     sum_y = (weight * ys).reshape(n, -1).sum(axis=1)
+    centre_x = np.array([float(a) / float(t) for a, t in zip(sum_x, total, strict=True)])
+    centre_y = np.array([float(a) / float(t) for a, t in zip(sum_y, total, strict=True)])
+    var_x = (weight * (xs - centre_x[:, None, None]) ** 2).reshape(n, -1).sum(axis=1)
+    var_y = (weight * (ys - centre_y[:, None, None]) ** 2).reshape(n, -1).sum(axis=1)
     glyph, span = rule.glyph, rule.span
     for j, k in enumerate(picked):
         tot = float(total[j])
-        cx, cy = float(sum_x[j]) / tot, float(sum_y[j]) / tot
+        cx, cy = float(centre_x[j]), float(centre_y[j])
         wk = weight[j]
-        sx = max(0.5, float(np.sqrt((wk * (xs - cx) ** 2).sum() / tot)))
-        sy = max(0.5, float(np.sqrt((wk * (ys - cy) ** 2).sum() / tot)))
+        sx = max(0.5, float(np.sqrt(var_x[j] / tot)))
+        sy = max(0.5, float(np.sqrt(var_y[j] / tot)))
         ax, ay = 2 * span * sx / glyph, 2 * span * sy / glyph
         to_glyph = np.array(
             [[ax, 0.0, cx - ax * (glyph / 2 - 0.5)], [0.0, ay, cy - ay * (glyph / 2 - 0.5)]]
