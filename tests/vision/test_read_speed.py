@@ -191,3 +191,24 @@ def test_contents_of_many_boxes_equal_content_of_each(tapes: tuple[Tape, Tape]) 
     # Boxes with no inside are left to content.
     assert contents_of(tiny, _INK_RULE) is None
     assert inked > 100
+
+
+def test_contents_kept_by_pixels_stay_within_their_bound(
+    tapes: tuple[Tape, Tape], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from msolver.vision import learning_reader as lr
+
+    tape = tapes[1]
+    want = [reading_key(r) for r in replay(tape)[0]]
+    made: list[LearningReader] = []
+
+    def make(profile: Profile, clock: FakeClock) -> LearningReader:
+        made.append(LearningReader(profile, clock=clock))
+        return made[-1]
+
+    monkeypatch.setattr(lr, "_SHOWN_BYTES", 40_000)
+    readings, _ = replay(tape, make)
+    # cleared whenever over the bound: at most one bound plus one frame's new boxes
+    box = tape.profile.cell_size[0] * tape.profile.cell_size[1] * 3
+    assert 0 < made[0]._shown_bytes <= 40_000 + tape.profile.rows * tape.profile.cols * box
+    assert [reading_key(r) for r in readings] == want

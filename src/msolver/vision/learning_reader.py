@@ -89,7 +89,8 @@ F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 _SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
 _LOOK_KEY = 100  # a cell's key for an unnamed look k is _LOOK_KEY + k
-_SHOWN_PER_CELL = 16  # contents kept per cell by their pixels (see _content)
+_SHOWN_PER_CELL = 12  # contents kept per cell by their pixels (see _content)
+_SHOWN_BYTES = 32 << 20  # and their keys' bytes in all
 
 
 @dataclass(frozen=True)
@@ -235,6 +236,7 @@ class LearningReader:
         self._candidate: tuple[Image, float] | None = None
         self._cache: dict[int, tuple[bytes, Content]] = {}
         self._shown: dict[int, dict[bytes, Content]] = {}
+        self._shown_bytes = 0
         # Per cell, the patch cache's frame at which its cached content last matched.
         self._cache_frame = [-1] * n
         # Per cell: looks known, and the looks its cached content is near (see _near).
@@ -345,15 +347,25 @@ class LearningReader:
             return hit[1]
         # A cell shows the same pixels in the same state game after game: the
         # contents it showed before are kept (a few per cell) by their bytes.
-        shown = self._shown.setdefault(i, {})
-        found = shown.get(key)
+        found = self._shown.get(i, {}).get(key)
         if found is None:
             found = content(tile)
-            if len(shown) >= _SHOWN_PER_CELL:
-                shown.pop(next(iter(shown)))
-            shown[key] = found
+            self._keep_shown(i, key, found)
         self._cache[i] = (key, found)
         return found
+
+    def _keep_shown(self, i: int, key: bytes, found: Content) -> None:
+        # Bounded per cell and in all (a big board of big cells whose pixels
+        # keep changing would otherwise hold hundreds of MB of keys).
+        if self._shown_bytes > _SHOWN_BYTES:
+            self._shown.clear()
+            self._shown_bytes = 0
+        shown = self._shown.setdefault(i, {})
+        if len(shown) >= _SHOWN_PER_CELL:
+            self._shown_bytes -= len(next(iter(shown)))
+            shown.pop(next(iter(shown)))
+        shown[key] = found
+        self._shown_bytes += len(key)
 
     def _prefetch(self, image: Image, cells: list[int]) -> None:
         """The contents `_content` is about to take of cells whose box shows pixels
@@ -372,10 +384,7 @@ class LearningReader:
         if found is None:
             return
         for (i, key, _tile), parts in zip(todo, found, strict=True):
-            shown = self._shown.setdefault(i, {})
-            if len(shown) >= _SHOWN_PER_CELL:
-                shown.pop(next(iter(shown)))
-            shown[key] = Content(*parts)
+            self._keep_shown(i, key, Content(*parts))
 
     def _near(self, c: Content, i: int | None) -> tuple[int | None, tuple[int, ...]]:
         """The look nearest c within 1 (`best_look`) and the other looks within 1,
