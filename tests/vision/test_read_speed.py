@@ -20,7 +20,7 @@ from msolver.vision.contentbatch import contents_of
 from msolver.vision.image import Image
 from msolver.vision.learning_reader import _INK_RULE, F32, Content, LearningReader, content
 from msolver.vision.lookmatch import LookTable, best_look
-from msolver.vision.patchcache import PatchCache
+from msolver.vision.patchcache import PatchCache, PatchMemo
 from msolver.vision.profile import Profile, cell_patches
 from tests.vision.bench_read import Tape, custom_tapes, reading_key, replay
 
@@ -212,3 +212,40 @@ def test_contents_kept_by_pixels_stay_within_their_bound(
     box = tape.profile.cell_size[0] * tape.profile.cell_size[1] * 3
     assert 0 < made[0]._shown_bytes <= 40_000 + tape.profile.rows * tape.profile.cols * box
     assert [reading_key(r) for r in readings] == want
+
+
+def test_patch_memo_asks_again_only_for_new_bytes_or_keys() -> None:
+    rng = np.random.default_rng(11)
+    n = 20
+    patches = rng.integers(0, 256, (n, 8, 8, 3), dtype=np.uint8)
+    asked: list[list[int]] = []
+
+    def verdict(got: Image, cells: list[int], keys: list[int]) -> npt.NDArray[np.bool_]:
+        asked.append(cells)
+        # a verdict of the bytes and the key: odd sum of the first channel, xor key parity
+        return np.array(
+            [(int(p[..., 0].sum()) + k) % 2 == 1 for p, k in zip(got, keys, strict=True)]
+        )
+
+    def truth(cells: list[int], keys: list[int]) -> list[bool]:
+        pairs = zip(cells, keys, strict=True)
+        return [(int(patches[i][..., 0].sum()) + k) % 2 == 1 for i, k in pairs]
+
+    memo = PatchMemo(n)
+    cells = list(range(0, n, 2))
+    keys = [3] * len(cells)
+    assert memo.get(patches[cells], cells, verdict, keys).tolist() == truth(cells, keys)
+    assert asked == [cells]
+    # the same bytes and keys: nothing asked
+    assert memo.get(patches[cells], cells, verdict, keys).tolist() == truth(cells, keys)
+    assert len(asked) == 1
+    # one patch changed, one key changed: only those two asked
+    patches[4, 0, 0, 0] ^= 1
+    keys2 = [3] * len(cells)
+    keys2[0] = 4
+    got = memo.get(patches[cells], cells, verdict, keys2)
+    assert got.tolist() == truth(cells, keys2)
+    assert asked[-1] == [0, 4]
+    memo.reset()
+    memo.get(patches[cells], cells, verdict, keys2)
+    assert asked[-1] == cells

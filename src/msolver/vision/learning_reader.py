@@ -45,7 +45,7 @@ from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, px
 from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.naming import name_looks
-from msolver.vision.patchcache import PatchCache
+from msolver.vision.patchcache import PatchCache, PatchMemo
 from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile
 from msolver.vision.reading import Reader, Reading
 
@@ -208,11 +208,9 @@ class LearningReader:
         self._blank, self._same = _blank_looks(profile)
         self._cut = (profile.origin, profile.pitch, profile.rows, profile.cols)
         self._patch_cache = PatchCache(*self._cut, self._offset)
-        # _still's verdicts: for the blank looks and thresholds they were taken
-        # with, per cell the patch, the verdict and whether there is one.
-        self._still_memo: (
-            tuple[F32, F32, Image, npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None
-        ) = None
+        # _still's verdicts, and the blank looks and thresholds they hold for.
+        self._still_memo = PatchMemo(profile.rows * profile.cols)
+        self._still_for = (self._blank, self._same)
         # With a base reader: whether each cell's blank look is known (the
         # profile's, or taken from the first fresh board); until then the base's
         # unopened cells are taken as read.
@@ -534,27 +532,12 @@ class LearningReader:
         and its blank look alone, and between frames most patches are the same."""
         if patches.dtype != np.uint8 or not ask:
             return self._still_now(patches, ask)
-        memo = self._still_memo
-        if memo is None or memo[0] is not self._blank or memo[1] is not self._same:
-            n = self._n
-            memo = (
-                self._blank,
-                self._same,
-                np.zeros((n, *patches.shape[1:]), dtype=np.uint8),
-                np.zeros(n, dtype=np.bool_),
-                np.zeros(n, dtype=np.bool_),
-            )
-            self._still_memo = memo
-        _b, _s, seen, verdict, known = memo
-        at = np.asarray(ask, dtype=np.intp)
-        hit = known[at] & (seen[at] == patches).reshape(len(ask), -1).all(axis=1)
-        if not hit.all():
-            miss = at[~hit]
-            verdict[miss] = self._still_now(patches[~hit], [int(i) for i in miss])
-            seen[miss] = patches[~hit]
-            known[miss] = True
-        out: npt.NDArray[np.bool_] = verdict[at]
-        return out
+        blank, same = self._still_for
+        if blank is not self._blank or same is not self._same:
+            self._still_memo.reset()
+            self._still_for = (self._blank, self._same)
+        raw: Image = np.asarray(patches, dtype=np.uint8)
+        return self._still_memo.get(raw, ask, lambda got, at, _k: self._still_now(got, at))
 
     def _still_now(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
         """Which of the cells `ask` (their patches) still show their own blank look.

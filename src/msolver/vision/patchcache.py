@@ -13,6 +13,8 @@ cell whose box holds the same bytes keeps the same patch.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -99,4 +101,52 @@ class PatchCache:
             self._patches[need] = fresh
             self._valid[need] = True
         out: Image = self._patches[ask]
+        return out
+
+
+class PatchMemo:
+    """Per cell, a yes/no verdict taken on its patch (and on a whole-number key
+    the caller gives, such as the look a cell matched), kept while both hold.
+
+    The verdict must be a function of the cell's patch, its key and things
+    that stay fixed while the memo is kept (`reset` it when they change):
+    then a cell whose patch holds the same bytes gets the same verdict.
+    """
+
+    def __init__(self, n: int) -> None:
+        self._n = n
+        self._seen: Image | None = None
+        self._keys = np.zeros(n, dtype=np.int64)
+        self._verdict = np.zeros(n, dtype=np.bool_)
+        self._known = np.zeros(n, dtype=np.bool_)
+
+    def reset(self) -> None:
+        self._known[:] = False
+
+    def get(
+        self,
+        patches: Image,
+        cells: list[int],
+        compute: Callable[[Image, list[int], list[int]], npt.NDArray[np.bool_]],
+        keys: list[int] | None = None,
+    ) -> npt.NDArray[np.bool_]:
+        """The verdicts of `cells` (their uint8 `patches`, their `keys`), asking
+        compute(patches, cells, keys) only for those not known on the same bytes."""
+        at = np.asarray(cells, dtype=np.intp)
+        key = np.zeros(len(cells), dtype=np.int64) if keys is None else np.asarray(keys)
+        if self._seen is None or self._seen.shape[1:] != patches.shape[1:]:
+            self._seen = np.zeros((self._n, *patches.shape[1:]), dtype=np.uint8)
+            self._known[:] = False
+        hit = self._known[at] & (self._keys[at] == key)
+        hit &= (self._seen[at] == patches).reshape(len(cells), -1).all(axis=1)
+        if not hit.all():
+            miss = ~hit
+            where = at[miss]
+            self._verdict[where] = compute(
+                patches[miss], [int(i) for i in where], [int(k) for k in key[miss]]
+            )
+            self._seen[where] = patches[miss]
+            self._keys[where] = key[miss]
+            self._known[where] = True
+        out: npt.NDArray[np.bool_] = self._verdict[at]
         return out
