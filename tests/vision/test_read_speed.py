@@ -249,3 +249,21 @@ def test_patch_memo_asks_again_only_for_new_bytes_or_keys() -> None:
     memo.reset()
     memo.get(patches[cells], cells, verdict, keys2)
     assert asked[-1] == cells
+
+
+@pytest.mark.parametrize("channels", [3, 4])
+def test_patch_cache_on_whole_pixel_boxes_and_four_channel_grabs(channels: int) -> None:
+    rng = np.random.default_rng(channels)
+    rows, cols, pitch = 5, 7, (12.0, 12.0)
+    origin, offset = (20.0, 9.0), (2, 1)
+    cache = PatchCache(origin, pitch, rows, cols, offset)
+    image = rng.integers(0, 256, (90, 120, channels), dtype=np.uint8)
+    every = list(range(rows * cols))
+    for frame in range(8):
+        if frame:
+            y, x = int(rng.integers(0, 90)), int(rng.integers(0, 120))
+            image[y, x, int(rng.integers(0, channels))] ^= 4
+        got = cache.get(image.copy(), every)
+        want = cell_patches(image, origin, pitch, rows, cols, every, offset)
+        assert got is not None and want is not None
+        assert got.tobytes() == want.tobytes(), f"frame {frame}"
