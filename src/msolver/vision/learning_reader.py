@@ -40,10 +40,13 @@ import numpy.typing as npt
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
 from msolver.core.clock import Clock, RealClock
+from msolver.vision.contentbatch import InkRule, contents_of
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, px
+from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.naming import name_looks
-from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
+from msolver.vision.patchcache import PatchCache, PatchMemo
+from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile
 from msolver.vision.reading import Reader, Reading
 
 K = BLANK_K  # patch side, in samples
@@ -81,10 +84,13 @@ MAX_NEW_LOOKS = 12
 # fraction of a second, and a look named from it never matches again.
 HOLD = 0.25
 _LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
+_INK_RULE = InkRule(INK, INK_TEXTURE, INK_MIN_PIXELS, INK_MIN_SHARE, GLYPH, GLYPH_SPAN)
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 _SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
 _LOOK_KEY = 100  # a cell's key for an unnamed look k is _LOOK_KEY + k
+_SHOWN_PER_CELL = 12  # contents kept per cell by their pixels (see _content)
+_SHOWN_BYTES = 32 << 20  # and their keys' bytes in all
 
 
 @dataclass(frozen=True)
@@ -201,6 +207,10 @@ class LearningReader:
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
         self._cut = (profile.origin, profile.pitch, profile.rows, profile.cols)
+        self._patch_cache = PatchCache(*self._cut, self._offset)
+        # _still's verdicts, and the blank looks and thresholds they hold for.
+        self._still_memo = PatchMemo(profile.rows * profile.cols)
+        self._still_for = (self._blank, self._same)
         # With a base reader: whether each cell's blank look is known (the
         # profile's, or taken from the first fresh board); until then the base's
         # unopened cells are taken as read.
@@ -223,6 +233,13 @@ class LearningReader:
         self._guessed: frozenset[int] = frozenset()
         self._candidate: tuple[Image, float] | None = None
         self._cache: dict[int, tuple[bytes, Content]] = {}
+        self._shown: dict[int, dict[bytes, Content]] = {}
+        self._shown_bytes = 0
+        # Per cell, the patch cache's frame at which its cached content last matched.
+        self._cache_frame = [-1] * n
+        # Per cell: looks known, and the looks its cached content is near (see _near).
+        self._near_looks: dict[int, tuple[int, Content, int | None, tuple[int, ...]]] = {}
+        self._table = LookTable(FACE_TOL, INK_TOL, SHAPE_TOL, ASPECT_TOL)
         self.learned: list[str] = []  # names learned, in order (for the user and tests)
         self._n = n
 
@@ -309,33 +326,92 @@ class LearningReader:
         y, x = self._ys[r], self._xs[c]
         return image[y : y + self._h, x : x + self._w, :3]
 
+    def _patches(self, image: Image, which: list[int]) -> Image | None:
+        """`cell_patches` of cells `which`, recut only where the frame changed."""
+        return self._patch_cache.get(image, which)
+
     def _content(self, image: Image, i: int) -> Content:
+        hit = self._cache.get(i)
+        frames = self._patch_cache
+        if hit is not None and self._cache_frame[i] >= frames.since[i]:
+            # The box holds the bytes it held when its content was taken (image
+            # is the frame the patch cache saw last).
+            self._cache_frame[i] = frames.frame
+            return hit[1]
         tile = self._tile(image, i)
         key = tile.tobytes()
-        hit = self._cache.get(i)
+        self._cache_frame[i] = frames.frame
         if hit is not None and hit[0] == key:
             return hit[1]
-        found = content(tile)
+        # A cell shows the same pixels in the same state game after game: the
+        # contents it showed before are kept (a few per cell) by their bytes.
+        found = self._shown.get(i, {}).get(key)
+        if found is None:
+            found = content(tile)
+            self._keep_shown(i, key, found)
         self._cache[i] = (key, found)
         return found
 
-    def _match(self, c: Content) -> tuple[int | None, bool]:
-        """The look `c` shows (or None), and whether it is clear of every other name."""
-        best: int | None = None
-        best_d = 1.0
-        for k, look in enumerate(self.looks):
-            d = c.distance(look.content)
-            if d <= best_d:
-                best, best_d = k, d
+    def _keep_shown(self, i: int, key: bytes, found: Content) -> None:
+        # Bounded per cell and in all (a big board of big cells whose pixels
+        # keep changing would otherwise hold hundreds of MB of keys).
+        if self._shown_bytes > _SHOWN_BYTES:
+            self._shown.clear()
+            self._shown_bytes = 0
+        shown = self._shown.setdefault(i, {})
+        if len(shown) >= _SHOWN_PER_CELL:
+            self._shown_bytes -= len(next(iter(shown)))
+            shown.pop(next(iter(shown)))
+        shown[key] = found
+        self._shown_bytes += len(key)
+
+    def _prefetch(self, image: Image, cells: list[int]) -> None:
+        """The contents `_content` is about to take of cells whose box shows pixels
+        not seen there before, taken for all of them at once (`contents_of`)."""
+        frames = self._patch_cache
+        todo: list[tuple[int, bytes, Image]] = []
+        for i in cells:
+            hit = self._cache.get(i)
+            if hit is not None and self._cache_frame[i] >= frames.since[i]:
+                continue
+            tile = self._tile(image, i)
+            key = tile.tobytes()
+            if (hit is None or hit[0] != key) and key not in self._shown.get(i, {}):
+                todo.append((i, key, tile))
+        found = contents_of([t for *_, t in todo], _INK_RULE) if len(todo) > 1 else None
+        if found is None:
+            return
+        for (i, key, _tile), parts in zip(todo, found, strict=True):
+            self._keep_shown(i, key, Content(*parts))
+
+    def _near(self, c: Content, i: int | None) -> tuple[int | None, tuple[int, ...]]:
+        """The look nearest c within 1 (`best_look`) and the other looks within 1,
+        kept per cell i while its content is the cached one and no look is added."""
+        looks = len(self.looks)
+        got = self._near_looks.get(i) if i is not None else None
+        if got is not None and got[0] == looks and got[1] is c:
+            return got[2], got[3]
+        table = self._table
+        while len(table) < looks:
+            a = self.looks[len(table)].content
+            table.add(a.face, a.ink, a.shape, a.aspect)
+        row = table.distances(c.face, c.ink, c.shape, c.aspect)
+        best = best_look(row)
+        others = tuple(int(k) for k in np.flatnonzero(row <= 1.0) if k != best)
+        if i is not None:
+            self._near_looks[i] = (looks, c, best, others)
+        return best, others
+
+    def _match(self, c: Content, i: int | None = None) -> tuple[int | None, bool]:
+        """The look `c` (cell i's content, if given) shows (or None), and whether it
+        is clear of every other name."""
+        best, others = self._near(c, i)
         if best is None:
             return None, True
+        if not others:
+            return best, True
         state = self.looks[best].state
-        clear = all(
-            look.state == state or c.distance(look.content) > 1.0
-            for look in self.looks
-            if look is not self.looks[best]
-        )
-        return best, clear
+        return best, all(self.looks[k].state == state for k in others)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -365,9 +441,10 @@ class LearningReader:
         if not self._fits(image):
             blank = Board.blank(p.cols, p.rows, p.mines)
             return Reading(blank, tuple(range(n)), "the grab does not hold the board")
-        patches = cell_patches(image, p.origin, p.pitch, p.rows, p.cols, ask, self._offset)
+        patches = self._patches(image, ask)
         assert patches is not None
         still = self._still(patches, ask)
+        self._prefetch(image, [i for k, i in enumerate(ask) if not still[k]])
         look_of: dict[int, int] = {}
         new: list[int] = []
         muddled: list[int] = []
@@ -380,7 +457,7 @@ class LearningReader:
                 continue
             c = self._content(image, i)
             contents[i] = c
-            b, clear = self._match(c)
+            b, clear = self._match(c, i)
             if b is None:
                 new.append(i)
             elif not clear:
@@ -450,6 +527,19 @@ class LearningReader:
         return self._name(states, look_of, outside)
 
     def _still(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
+        """`_still_now`, taken again only for the cells whose patch differs from the
+        one it was last taken on: each cell's verdict is a function of its patch
+        and its blank look alone, and between frames most patches are the same."""
+        if patches.dtype != np.uint8 or not ask:
+            return self._still_now(patches, ask)
+        blank, same = self._still_for
+        if blank is not self._blank or same is not self._same:
+            self._still_memo.reset()
+            self._still_for = (self._blank, self._same)
+        raw: Image = np.asarray(patches, dtype=np.uint8)
+        return self._still_memo.get(raw, ask, lambda got, at, _k: self._still_now(got, at))
+
+    def _still_now(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
         """Which of the cells `ask` (their patches) still show their own blank look.
 
         Judged on the whole patch, or on the patch less one row and one column
@@ -481,13 +571,13 @@ class LearningReader:
         if self._base_blank is None and self._fits(image):
             if len(unknown) == self._n:
                 all_cells = list(range(self._n))
-                patches = cell_patches(image, *self._cut, all_cells, self._offset)
+                patches = self._patches(image, all_cells)
                 assert patches is not None
                 self._blank = patches.astype(np.float32)
                 self._base_blank = True
             return sorted(ask)
         if unknown and self._fits(image):
-            patches = cell_patches(image, *self._cut, unknown, self._offset)
+            patches = self._patches(image, unknown)
             assert patches is not None
             still = self._still(patches, unknown)
             fresh = self._last is not None and all(k == UNKNOWN for k in self._last)
