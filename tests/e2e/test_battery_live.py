@@ -26,10 +26,6 @@ GAMES = 5
 XFAIL: dict[str, str] = {
     "minegauler-textured-b20-16x16": "calibrate: no lattice of equal tiles (textured tiles)",
     "xbomb-16x16": "plays one game; its new-game key (s) did not bring a fresh board within 6 s",
-    "web-mfw-z100-16x16": "flags: a right click opens the browser's context menu over the "
-    "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
-    "web-mfw-z150-16x12": "flags: a right click opens the browser's context menu over the "
-    "board (the game flags on ctrl+click); the reader stops on it, no click on a misread",
 }
 
 # Games msolver reads and plays, but whose next game the harness cannot
