@@ -201,6 +201,7 @@ def run_one(
     timeout: float = 150.0,
     keep: Path | None = None,
     sim_games: int = 0,
+    record: bool = False,
 ) -> Result:
     """Calibrate and play one variant. keep: a folder for the blank shot, the
     final screen, the log and msolver's stderr (NAME-*.png/.jsonl/.txt).
@@ -282,6 +283,8 @@ def run_one(
                         f"the page reports {len(mines_by_game[1])} mines, not {variant.mines}"
                     )
             log = tmpdir / "play.jsonl"
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
             try:
                 play = _msolver(
                     [
@@ -294,7 +297,13 @@ def run_one(
                         "--log-json",
                         str(log),
                         "--quiet",
-                    ],
+                    ]
+                    + (
+                        # every frame and every read, to replay a stop later
+                        ["--log-reads", "--record", str(keep / f"{variant.name}-frames")]
+                        if record and keep is not None
+                        else []
+                    ),
                     env,
                     timeout,
                 )
@@ -340,6 +349,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--keep", type=Path, default=None, help="keep shots, logs and stderr here")
+    ap.add_argument(
+        "--record", action="store_true", help="with --keep: keep every frame and read too"
+    )
     args = ap.parse_args(argv)
     names = args.game or list(tp.LIVE)
     unknown = [n for n in names if n not in tp.BY_NAME]
@@ -351,7 +363,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     results = []
     for n in names:
-        r = run_one(tp.BY_NAME[n], args.games, keep=args.keep, sim_games=args.sim_games)
+        r = run_one(
+            tp.BY_NAME[n], args.games, keep=args.keep, sim_games=args.sim_games, record=args.record
+        )
         results.append(r)
         print(r.line(), flush=True)
         for note in r.notes[:5]:

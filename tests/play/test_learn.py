@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from msolver.core.board import FLAG, UNKNOWN, Board
+from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
@@ -158,3 +158,20 @@ def test_a_look_on_our_flags_is_the_flag_and_never_a_number() -> None:
     # A look on a flagged cell and on another cell: no game draws that.
     mixed = name_looks(3, 3, 2, known, {7: [0, 1]}, flagged=frozenset({0}))
     assert mixed.names == {} and mixed.unnamed == (7,) and not mixed.fits
+
+
+def test_a_lost_board_whose_mines_show_in_known_looks_names_the_last_new_look() -> None:
+    # Game 1 was lost, so the mine and the mine that went off are known looks.
+    # In game 2 a guess left one look unnamed (a corner cell, several numbers
+    # fit), then the next guess lost: every mine shows in a known look, and
+    # the unnamed look is the count of its shown mines. Bounded by its
+    # unopened neighbours alone it could only be a 1 (known already): no fit.
+    known: list[int | None] = [UNKNOWN] * 9
+    known[0] = None
+    known[1], known[3], known[8] = MINE, EXPLODED, MINE
+    lost = name_looks(3, 3, 3, known, {7: [0]}, known_numbers=frozenset({1}))
+    assert lost.names == {7: "2"} and not lost.unnamed
+    # The same board with a mine hidden is no finished loss: nothing is named.
+    known[8] = UNKNOWN
+    open_board = name_looks(3, 3, 3, known, {7: [0]}, known_numbers=frozenset({1}))
+    assert open_board.names == {} and open_board.unnamed == (7,)

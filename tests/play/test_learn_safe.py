@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from msolver.core.board import UNKNOWN, Board
+from msolver.core.board import FLAG, UNKNOWN, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game
 from msolver.io.hotkeys import FakeHotkeys
@@ -370,3 +370,69 @@ def test_a_built_in_theme_that_reads_opened_cells_unopened_is_dropped_for_the_ru
     reading = reader.read(frame)
     assert not reading.problem and not reading.low_confidence, reading.problem
     assert reading.board == game.board
+
+
+def test_a_faint_preview_on_an_unopened_cell_is_read_again_not_taken_for_a_0() -> None:
+    # A Windows-classic look (as minesweeper-for-web draws it): a cell opens by
+    # losing its bevel, the face keeps its grey. With the flag key held, the
+    # game draws a 25% flag over the cell under the pointer; that faint ink is
+    # below the ink threshold, so by its content (which leaves out the rim) the
+    # cell is a plain grey face: a 0. Its bevel says it is still unopened.
+    grey = (189, 189, 189)
+    theme = replace(
+        Theme.random(11),
+        unopened=grey,
+        opened=grey,
+        flag=(255, 0, 0),
+        texture=1,
+        face_texture=1,
+        edge_shade=0,
+    )
+    screen = themed_sim(11, theme)
+    clock = FakeClock(0.0)
+    reader = LearningReader(blank_profile(screen), clock=clock)
+    assert not reader.read(grab(screen)).problem
+    game, start = _opened_by_one_click(11)
+    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
+    frame = grab(showing(screen, list(game.board.cells)))
+    reader.read(frame)
+    clock.now += 1.0
+    reading = reader.read(frame)
+    assert reading.board == game.board and not reading.problem, reading.problem
+    g = screen.grid
+    cols = g.cols
+    edge = next(
+        i
+        for i, s in enumerate(game.board.cells)
+        if s == UNKNOWN and any(game.board.cells[j] >= 0 for j in game.board.neighbours(i))
+    )
+    r, c = divmod(edge, cols)
+    left, top, _, _ = g.rect()
+    x = round(g.origin[0] + c * g.pitch[0]) + theme.gap // 2 - left
+    y = round(g.origin[1] + r * g.pitch[1]) + theme.gap // 2 - top
+    flag = screen._tile(edge, FLAG).astype(np.float32)
+    th, tw = flag.shape[:2]
+    faint = frame.copy()
+    under = faint[y : y + th, x : x + tw].astype(np.float32)
+    faint[y : y + th, x : x + tw] = np.rint(0.75 * under + 0.25 * flag).astype(np.uint8)
+    # The preview really is below the ink threshold: by content alone, a 0.
+    zero = next(i for i, s in enumerate(game.board.cells) if s == 0)
+    r0, c0 = divmod(zero, cols)
+    x0 = round(g.origin[0] + c0 * g.pitch[0]) - left
+    y0 = round(g.origin[1] + r0 * g.pitch[1]) - top
+    w, h = round(g.pitch[0]), round(g.pitch[1])
+    x1 = round(g.origin[0] + c * g.pitch[0]) - left
+    y1 = round(g.origin[1] + r * g.pitch[1]) - top
+    assert (
+        content(faint[y1 : y1 + h, x1 : x1 + w]).distance(content(frame[y0 : y0 + h, x0 : x0 + w]))
+        <= 1.0
+    )
+    reader.sent(frozenset({edge}), frozenset(), frozenset())
+    for _ in range(3):
+        reading = reader.read(faint)
+        clock.now += 0.1
+        assert reading.problem and edge in reading.low_confidence
+        assert reading.board.cells[edge] == UNKNOWN
+    # The preview goes: the board reads as it is, with no "changed look" stop.
+    reading = reader.read(frame)
+    assert not reading.problem and reading.board == game.board, reading.problem

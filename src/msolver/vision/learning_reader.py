@@ -21,6 +21,10 @@ What keeps it from learning nonsense, or acting on it:
   guess, and then only names a loss explains are given;
 - an opened cell that changes its look (a click ripple, a focus ring, a
   hover) is read again, never named;
+- a cell whose content matches a look but whose whole patch (its rim too)
+  is nearer its own blank look than that look's tile (a hover, a focus ring
+  or a faint preview over a blank cell) is read again, and nothing of that
+  frame is kept;
 - a new look is named only from a frame that held still for HOLD seconds;
 - a look that could be one of several numbers stays unnamed; the reading
   then carries every board that fits (`Reading.alternatives`) and the player
@@ -46,7 +50,7 @@ from msolver.vision.image import Image, px
 from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.naming import name_looks
 from msolver.vision.patchcache import PatchCache, PatchMemo
-from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile
+from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
 from msolver.vision.reading import Reader, Reading
 
 K = BLANK_K  # patch side, in samples
@@ -170,6 +174,19 @@ class _Look:
     tile: Image
     state: int | None  # None while not named
     proven: bool = False  # shown on a finished board that it explains
+    patch: F32 | None = None  # the tile cut as a blank look is (BLANK_K samples a side)
+
+    def __post_init__(self) -> None:
+        if self.patch is None:
+            self.patch = _patch(self.tile)
+
+
+def _patch(tile: Image) -> F32:
+    """A cell box cut and shrunk as `profile.cell_patches` cuts one (float, 0..255)."""
+    h, w = tile.shape[:2]
+    patch = cell_patches(tile, (0.0, 0.0), (float(w), float(h)), 1, 1)
+    assert patch is not None
+    return np.asarray(patch[0], dtype=np.float32)
 
 
 class LearningReader:
@@ -449,6 +466,7 @@ class LearningReader:
         new: list[int] = []
         muddled: list[int] = []
         contents: dict[int, Content] = {}
+        matched: list[tuple[int, int]] = []  # (place in ask, look) of each matched cell
         for k, i in enumerate(ask):
             states[i] = None
             if still[k]:
@@ -465,6 +483,19 @@ class LearningReader:
             else:
                 look_of[i] = b
                 states[i] = self.looks[b].state
+                matched.append((k, b))
+        halfway = self._halfway(patches, ask, matched)
+        if halfway:
+            # Not yet what it turns into: a look half drawn, or its blank look under
+            # a hover, a focus ring or a faint preview that the content alone (which
+            # leaves out the rim) takes for an opened cell. Read again; nothing of
+            # this frame is kept.
+            for i in halfway:
+                look_of.pop(i, None)
+                states[i] = None
+            return self._unread(
+                states, new + halfway, "cells nearer their blank look than any tile: looking again"
+            )
         if len(ask) == n and bool(still.all()):
             # Every cell shows its blank look: a fresh board (a new game).
             if self._blank_frame is None:
@@ -558,6 +589,28 @@ class LearningReader:
                 rest = d[:, rows, cols].reshape(len(ask), -1).mean(axis=1)
                 still |= rest <= RIM_SHARE * same
         return np.asarray(still)
+
+    def _halfway(self, patches: Image, ask: list[int], matched: list[tuple[int, int]]) -> list[int]:
+        """The matched cells whose whole patch is nearer their own blank look than
+        the look their content matched (`matched`: place in `ask`, look).
+
+        The content of a cell leaves out its rim, so a blank cell with something
+        faint inside (a hover, a focus ring, a 25% preview of a flag) can match
+        a flat opened look such as a 0 by content alone; its rim (a bevel still
+        there) and the faint drawing tell it apart. A cell that truly opened is
+        nearer the tile it matched (and within the cell's SAME of it, it is
+        that tile whatever its blank look).
+        """
+        if not matched:
+            return []
+        places = [k for k, _ in matched]
+        cells = [ask[k] for k in places]
+        got = patches[places].astype(np.float32)
+        tiles = np.stack([self.looks[b].patch for _, b in matched])  # type: ignore[misc]
+        to_look = (((got - tiles) / 255.0) ** 2).reshape(len(cells), -1).mean(axis=1)
+        to_blank = (((got - self._blank[cells]) / 255.0) ** 2).reshape(len(cells), -1).mean(axis=1)
+        near = (to_blank < to_look) & (to_look > self._same[cells])
+        return [i for i, h in zip(cells, near, strict=True) if h]
 
     def _doubt_base(self, image: Image, first: Reading) -> list[int]:
         """The cells to read here: those the base reader is unsure of, and those it

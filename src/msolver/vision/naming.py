@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from msolver.core.board import FLAG, UNKNOWN, Board, neighbours_table
+from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board, neighbours_table
 from msolver.core.solver import Decision, Move
 from msolver.core.solver.constraints import Inconsistent, build
 from msolver.core.solver.probability import analyse
@@ -162,18 +162,22 @@ def _name_loss(
 
     A lost game shows all its mines: one or two new looks (the mines, and
     the one that went off) on cells that were unopened, as many as the board
-    has mines (with the flags); or only the one that went off, on the cell
-    the last guess opened. With those as mines
-    (and the flags), every number on the board must count its mined
-    neighbours exactly, and each other new look must be one number.
+    has mines (with the flags and the mines in looks known already, say
+    from an earlier lost game); or only the one that went off, on the cell
+    the last guess opened; or no new look at all, every mine shown in known
+    looks. With those as mines, every number on the board must count its
+    mined neighbours exactly, and each other new look must be one number.
     """
     nbrs = neighbours_table(width, height)
     found: list[dict[int, str]] = []
     looks = list(numbered)
-    for size in (1, 2):
+    shown = {i for i, s in enumerate(base) if s in (FLAG, MINE, EXPLODED)}
+    went_off_shown = EXPLODED in base
+    for size in (0, 1, 2):
+        if size == 0 and not any(s in (MINE, EXPLODED) for s in base):
+            continue  # (no mine in a known look: no evidence of a loss)
         for group in combinations(looks, size):
-            mined = {i for k in group for i in numbered[k]}
-            mined |= {i for i, s in enumerate(base) if s == FLAG}
+            mined = {i for k in group for i in numbered[k]} | shown
             went_off = (
                 size == 1 and len(numbered[group[0]]) == 1 and numbered[group[0]][0] in guessed
             )
@@ -195,9 +199,11 @@ def _name_loss(
                 continue
             if size == 1:
                 names[group[0]] = "exploded" if len(numbered[group[0]]) == 1 else "mine"
-            else:
+                if names[group[0]] == "exploded" and went_off_shown:
+                    continue  # (one mine goes off, and one is shown going off)
+            elif size == 2:
                 a, b = sorted(group, key=lambda k: len(numbered[k]))
-                if len(numbered[a]) != 1:
+                if len(numbered[a]) != 1 or went_off_shown:
                     continue
                 names[a], names[b] = "exploded", "mine"
             found.append(names)
