@@ -82,6 +82,13 @@ class Settings:
     # Quiet time after a game ends before the new-game action.
     end_quiet: float = 0.25
     max_frames: int = 5000
+    # After a surprise (a read that failed a check, or that the reader had to
+    # retry) a read is acted on only when the next grab, this long later,
+    # reads the same: a frame caught mid-repaint can pass every check and
+    # still be wrong (the board as it was before the batch). At most
+    # `agree_grabs` such grabs per surprise, then the player stops.
+    agree_settle: float = 0.1
+    agree_grabs: int = 3
     # Log every frame's read board (event "read"), so a test can check each
     # read against the game's final board.
     log_reads: bool = False
@@ -172,6 +179,9 @@ class Player:
         self.last_board: Board | None = None
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
+        # Set by `_look` when it had to read again (a frame it could not read
+        # cleanly at first): the read it returns then needs a second grab's word.
+        self._surprise = False
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
         try:
             self.flag_click = parse_click(self.settings.flag)
@@ -218,6 +228,8 @@ class Player:
         prev_unsure: frozenset[int] = frozenset()
         sent: list[Click] = []
         recheck_until = self.clock() + self.settings.confirm
+        surprised = self._surprise
+        agree_left = self.settings.agree_grabs
         while True:
             board = reading.board
             if self.settings.log_reads:
@@ -246,9 +258,31 @@ class Player:
                     reading, game.covered = ended, True
                     continue
                 self.rereads += 1
+                if not surprised:
+                    surprised, agree_left = True, self.settings.agree_grabs
                 self.sleep(0.01)
                 image, reading = self._look(self._grab(), prev, sent, game)
                 continue
+            if (surprised or self._surprise) and game_state(board) is None and not game.covered:
+                # Act only on a read that two consecutive grabs agree on: the
+                # frame after a surprise may be another caught mid-repaint.
+                if not surprised:
+                    surprised, agree_left = True, self.settings.agree_grabs
+                if agree_left <= 0:
+                    raise PlayStop(
+                        f"the board read differently in each of {self.settings.agree_grabs} "
+                        "grabs after a surprise: is the game still redrawing, or something "
+                        "moving over it?"
+                    )
+                agree_left -= 1
+                self._surprise = False
+                self.sleep(self.settings.agree_settle)
+                again_image, again = self._look(self._grab(), prev, sent, game)
+                if again.board != board or again.low_confidence != reading.low_confidence:
+                    self.rereads += 1
+                    image, reading = again_image, again
+                    continue
+                surprised = self._surprise = False
             over = game_state(board)
             if over is not None:
                 if game.first_click_at is None and prev is None:
@@ -293,8 +327,10 @@ class Player:
             self._send(game, board, clicks, why)
             sent = clicks
             prev, prev_unsure = board, reading.unsure
+            self._surprise = False
             image, reading = self._after_batch(image, board, clicks, game)
             recheck_until = self.clock() + self.settings.confirm
+            surprised, agree_left = self._surprise, self.settings.agree_grabs
 
     # -- acting ------------------------------------------------------------------------
 
@@ -453,6 +489,7 @@ class Player:
                     "covered or closed?) or shows tiles not learned yet"
                 )
             self._check_stop()
+            self._surprise = True
             self.sleep(0.02)
             image = self._grab()
 
@@ -481,9 +518,7 @@ class Player:
         whole = Reading(reading.board, tuple(range(known.size)))
         won = None
         if not mines_shown:
-            won = _won_under_cover(reading, known, opened) or _won_under_cover(
-                whole, known, opened
-            )
+            won = _won_under_cover(reading, known, opened) or _won_under_cover(whole, known, opened)
         if won is not None:
             self.say("a window covers the board as the game ends: every safe cell is open, won")
             return won
@@ -763,9 +798,7 @@ def _cover_box(reading: Reading, known: Board) -> set[int]:
     rows = [i // w for i in covered]
     cols = [i % w for i in covered]
     return {
-        r * w + c
-        for r in range(min(rows), max(rows) + 1)
-        for c in range(min(cols), max(cols) + 1)
+        r * w + c for r in range(min(rows), max(rows) + 1) for c in range(min(cols), max(cols) + 1)
     }
 
 
