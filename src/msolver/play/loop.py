@@ -246,6 +246,7 @@ class Player:
 
     def _play_game(self, number: int) -> GameResult:
         game = _Game(number)
+        self._surprise = False
         image, reading = self._look(self._grab())
         prev: Board | None = None
         prev_unsure: frozenset[int] = frozenset()
