@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from msolver.core.board import MINE, UNKNOWN, Board
+from msolver.core.board import FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.game import Game, Status
 from msolver.io.capture import RecordedCapture
 from msolver.io.mouse import Button, RecordingMouse
@@ -61,7 +61,17 @@ class SimScreen:
     key_window: tuple[int, int, int, int] | None = None
     # The game draws its unflagged mines once won (in a look the reader may not know).
     mines_on_win: bool = False
+    # The lost board shows only the mine that went off (its other mines stay unopened).
+    mines_on_loss: bool = True
+    # (left, top, right, bottom) of a face above the board: yellow in play,
+    # green once won, red once lost (face_of overrides: status -> colour).
+    face: tuple[int, int, int, int] | None = None
+    face_of: Callable[[Status], tuple[int, int, int]] | None = None
+    # (left, top, right, bottom) of a timer that changes every `tick` grabs in play.
+    timer: tuple[int, int, int, int] | None = None
+    tick: int = 3
     grabs: int = 0
+    _ticks: int = 0
     _mouse: RecordingMouse | None = None
     clicks: list[tuple[int, int, Button]] = field(default_factory=list)
     _stale: Image | None = None
@@ -77,9 +87,12 @@ class SimScreen:
         won_marks = (
             set(self.game.layout) if self.mines_on_win and self.game.status is Status.WON else set()
         )
+        lost = self.game.status is Status.LOST
         for i, s in enumerate(board.cells):
             if i in won_marks and s == UNKNOWN:
                 s = MINE
+            if lost and not self.mines_on_loss and s in (MINE, WRONG_FLAG):
+                s = UNKNOWN if s == MINE else FLAG
             r, c = divmod(i, board.width)
             x0, y0 = round(ox + c * px), round(oy + r * py)
             img[y0 : round(y0 + py), x0 : round(x0 + px)] = colour_of(s)
@@ -88,10 +101,18 @@ class SimScreen:
         ):
             left, top, right, bottom = self.win_dialog
             img[top:bottom, left:right] = (250, 250, 250)
+        if self.face is not None:
+            left, top, right, bottom = self.face
+            img[top:bottom, left:right] = (self.face_of or face_colour)(self.game.status)
+        if self.timer is not None:
+            left, top, right, bottom = self.timer
+            img[top:bottom, left:right] = 60 + (self._ticks // self.tick) % 6 * 30
         return img
 
     def grab(self) -> Image:
         self.grabs += 1
+        if self.game.status is Status.PLAYING:
+            self._ticks += 1
         if self.cover is not None and self.cover(self.grabs):
             return np.zeros((SCREEN[1], SCREEN[0], 3), dtype=np.uint8)
         if self._stale_left > 0 and self._stale is not None:
@@ -142,6 +163,14 @@ class SimScreen:
         if combo == "n" and self.new_game is not None:
             self._before_change()
             self.game = self.new_game()
+
+
+def face_colour(status: Status) -> tuple[int, int, int]:
+    if status is Status.WON:
+        return (40, 200, 40)
+    if status is Status.LOST:
+        return (220, 30, 30)
+    return (240, 220, 0)
 
 
 class SimReader:

@@ -148,6 +148,14 @@ def calibrate_command(args: argparse.Namespace) -> int:
         flag = getattr(args, "flag", None)
         if flag:
             prof = prof.with_changes(flag=flag)
+        # The band above the board (a face, counters) as the blank board shows
+        # it: the player looks there when the board alone cannot tell an end.
+        from msolver.vision.image import as_rgb
+        from msolver.vision.strip import strip_above
+
+        strip = strip_above(as_rgb(img), prof.grid.rect(), prof.pitch[1], screen_origin)
+        if strip is not None:
+            prof = prof.with_changes(strip=strip)
         name = args.name or (prof.theme if prof.theme != "custom" else "custom")
         check_click_off_board(new_game, prof.grid.rect())
         # Beside the profile, what was found, for a person to check at a glance

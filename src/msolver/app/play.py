@@ -278,6 +278,7 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
                 log=log,
                 say=say,
                 recorder=recorder,
+                strip=profile.strip,
             )
             outcome = player.run()
         except PlayStop as stop:

@@ -40,6 +40,7 @@ from msolver.shell.session import Outcome, Stop, run_games
 from msolver.vision.image import Image
 from msolver.vision.naming import decide_among
 from msolver.vision.reading import Reader, Reading
+from msolver.vision.strip import Strip, changed
 
 PlayStop = Stop  # the shared session's stop, under the name this player's callers know
 
@@ -82,6 +83,17 @@ class Settings:
     # Quiet time after a game ends before the new-game action.
     end_quiet: float = 0.25
     max_frames: int = 5000
+    # After a surprise (a read that failed a check, or that the reader had to
+    # retry) a read is acted on only when the next grab, this long later,
+    # reads the same: a frame caught mid-repaint can pass every check and
+    # still be wrong (the board as it was before the batch). At most
+    # `agree_grabs` such grabs per surprise, then the player stops.
+    agree_settle: float = 0.1
+    agree_grabs: int = 3
+    # The band above the board (a face, counters) must hold still this long
+    # before its change counts as the game's end: a running timer ticks every
+    # second, a finished game's stops.
+    strip_still: float = 1.2
     # Log every frame's read board (event "read"), so a test can check each
     # read against the game's final board.
     log_reads: bool = False
@@ -141,6 +153,7 @@ class Player:
         say: Callable[[str], None] | None = None,
         clock: Clock | None = None,
         recorder: Recorder | None = None,
+        strip: Strip | None = None,
     ) -> None:
         self.recorder = recorder
         self.reader = reader
@@ -162,7 +175,24 @@ class Player:
             self.frame = ScreenScale(capture.scale())
         except CaptureError as exc:
             raise PlayStop(f"cannot grab the screen: {exc}") from exc
-        self.region, self._grab_origin = self.frame.region_for(self.grid.rect())
+        board_rect = self.grid.rect()
+        self.strip, self._strip_rect = self._strip_in_view(strip, board_rect, capture)
+        grab_rect = board_rect
+        if self._strip_rect is not None:
+            # One grab holds the board and the band above it.
+            sl, st, sw, sh = self._strip_rect
+            bl, bt, bw, bh = board_rect
+            x0, y0 = min(sl, bl), min(st, bt)
+            x1, y1 = max(sl + sw, bl + bw), max(st + sh, bt + bh)
+            grab_rect = (x0, y0, x1 - x0, y1 - y0)
+        self.region, self._grab_origin = self.frame.region_for(grab_rect)
+        self._strip_now: Image | None = None
+        # The band as the last frame we played on showed it, and the pixels
+        # seen changing while the game went on (a timer, the mine counter).
+        self._strip_play: Image | None = None if self.strip is None else self.strip.pixels
+        self._strip_volatile = (
+            None if self.strip is None else np.zeros(self.strip.pixels.shape[:2], dtype=bool)
+        )
         self.solver = Solver(self.settings.first_click, batch_proven=True)
         try:
             park = park_point(self.grid, self.frame.screen_pixels(capture.screen()))
@@ -172,6 +202,9 @@ class Player:
         self.last_board: Board | None = None
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
+        # Set by `_look` when it had to read again (a frame it could not read
+        # cleanly at first): the read it returns then needs a second grab's word.
+        self._surprise = False
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
         try:
             self.flag_click = parse_click(self.settings.flag)
@@ -213,11 +246,14 @@ class Player:
 
     def _play_game(self, number: int) -> GameResult:
         game = _Game(number)
+        self._surprise = False
         image, reading = self._look(self._grab())
         prev: Board | None = None
         prev_unsure: frozenset[int] = frozenset()
         sent: list[Click] = []
         recheck_until = self.clock() + self.settings.confirm
+        surprised = self._surprise
+        agree_left = self.settings.agree_grabs
         while True:
             board = reading.board
             if self.settings.log_reads:
@@ -246,9 +282,31 @@ class Player:
                     reading, game.covered = ended, True
                     continue
                 self.rereads += 1
+                if not surprised:
+                    surprised, agree_left = True, self.settings.agree_grabs
                 self.sleep(0.01)
                 image, reading = self._look(self._grab(), prev, sent, game)
                 continue
+            if (surprised or self._surprise) and game_state(board) is None and not game.covered:
+                # Act only on a read that two consecutive grabs agree on: the
+                # frame after a surprise may be another caught mid-repaint.
+                if not surprised:
+                    surprised, agree_left = True, self.settings.agree_grabs
+                if agree_left <= 0:
+                    raise PlayStop(
+                        f"the board read differently in each of {self.settings.agree_grabs} "
+                        "grabs after a surprise: is the game still redrawing, or something "
+                        "moving over it?"
+                    )
+                agree_left -= 1
+                self._surprise = False
+                self.sleep(self.settings.agree_settle)
+                again_image, again = self._look(self._grab(), prev, sent, game)
+                if again.board != board or again.low_confidence != reading.low_confidence:
+                    self.rereads += 1
+                    image, reading = again_image, again
+                    continue
+                surprised = self._surprise = False
             over = game_state(board)
             if over is not None:
                 if game.first_click_at is None and prev is None:
@@ -290,11 +348,14 @@ class Player:
                 self.recorder.frame(
                     number, image, board, reading.low_confidence, decision, clicks, why
                 )
+            self._strip_in_play()
             self._send(game, board, clicks, why)
             sent = clicks
             prev, prev_unsure = board, reading.unsure
+            self._surprise = False
             image, reading = self._after_batch(image, board, clicks, game)
             recheck_until = self.clock() + self.settings.confirm
+            surprised, agree_left = self._surprise, self.settings.agree_grabs
 
     # -- acting ------------------------------------------------------------------------
 
@@ -383,11 +444,17 @@ class Player:
     # -- looking ------------------------------------------------------------------------
 
     def _grab(self) -> Image:
-        """The board's pixels, `grid.rect()` exactly, whatever the display's scale."""
+        """The board's pixels, `grid.rect()` exactly, whatever the display's scale
+        (and the band above the board into `_strip_now`, when one is watched)."""
         try:
             image = self.capture.grab(self.region)
         except CaptureError as exc:
             raise PlayStop(f"cannot grab the screen: {exc}") from exc
+        if self._strip_rect is not None:
+            sl, st, sw, sh = self._strip_rect
+            sx, sy = sl - self._grab_origin[0], st - self._grab_origin[1]
+            band = image[sy : sy + sh, sx : sx + sw, :3] if sx >= 0 and sy >= 0 else None
+            self._strip_now = band if band is not None and band.shape[:2] == (sh, sw) else None
         left, top, width, height = self.grid.rect()
         x, y = left - self._grab_origin[0], top - self._grab_origin[1]
         if (x, y) == (0, 0) and image.shape[:2] == (height, width):
@@ -453,6 +520,7 @@ class Player:
                     "covered or closed?) or shows tiles not learned yet"
                 )
             self._check_stop()
+            self._surprise = True
             self.sleep(0.02)
             image = self._grab()
 
@@ -481,9 +549,7 @@ class Player:
         whole = Reading(reading.board, tuple(range(known.size)))
         won = None
         if not mines_shown:
-            won = _won_under_cover(reading, known, opened) or _won_under_cover(
-                whole, known, opened
-            )
+            won = _won_under_cover(reading, known, opened) or _won_under_cover(whole, known, opened)
         if won is not None:
             self.say("a window covers the board as the game ends: every safe cell is open, won")
             return won
@@ -499,6 +565,63 @@ class Player:
         if hit:
             cells[hit[0]] = EXPLODED
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+
+    # -- the band above the board ---------------------------------------------------
+
+    def _strip_in_view(
+        self, strip: Strip | None, board: tuple[int, int, int, int], capture: Capture
+    ) -> tuple[Strip | None, tuple[int, int, int, int] | None]:
+        """The band to watch, if it lies on the screen (a board moved to the top
+        edge leaves none; the board is played all the same)."""
+        if strip is None:
+            return None, None
+        rect = strip.rect(board)
+        try:
+            sl, st, sw, sh = self.frame.screen_pixels(capture.screen())
+        except CaptureError:
+            return None, None
+        left, top, width, height = rect
+        if left < sl or top < st or left + width > sl + sw or top + height > st + sh:
+            return None, None
+        return strip, rect
+
+    def _strip_in_play(self) -> None:
+        """The band of a frame we play on: the game goes on, so whatever changed
+        in it since the last such frame is a timer or a counter, not an end."""
+        now, last = self._strip_now, self._strip_play
+        if now is None or last is None or self._strip_volatile is None:
+            return
+        if now.shape == last.shape:
+            self._strip_volatile |= changed(now, last)
+        self._strip_play = now.copy()
+
+    def _strip_ended(self) -> bool:
+        """Whether the band above the board changed since the last frame we played
+        on (beyond the pixels a timer or counter changes) and then held still for
+        `strip_still` seconds (a timer that still runs: the game goes on)."""
+        if self._strip_play is None or self._strip_volatile is None:
+            return False
+        self._grab()
+        last = self._strip_now
+        if last is None:
+            return False
+        since = self.clock()
+        deadline = since + 2 * self.settings.strip_still + 0.5
+        while self.clock() - since < self.settings.strip_still:
+            if self.clock() > deadline:
+                return False
+            self._check_stop()
+            self.sleep(0.02)
+            self._grab()
+            now = self._strip_now
+            if now is None:
+                return False
+            if bool(changed(now, last).any()):
+                last, since = now, self.clock()
+        if last.shape != self._strip_play.shape:
+            return False
+        moved = changed(last, self._strip_play) & ~self._strip_volatile
+        return int(moved.sum()) >= max(_STRIP_MIN_CHANGE, int(0.002 * moved.size))
 
     def _ended_by_reveal(self, reading: Reading, known: Board, sent: list[Click]) -> Reading | None:
         """The end, when the game drew cells nobody opened after our last batch.
@@ -544,10 +667,11 @@ class Player:
             and i not in flagged
             and (b != UNKNOWN or i in unsure)
         ]
-        if not drawn:
-            return None
         safe_left = known.size - known.mines - sum(1 for c in known.cells if c >= 0)
-        if sum(1 for i in opened if known.cells[i] == UNKNOWN) >= safe_left:
+        could_win = sum(1 for i in opened if known.cells[i] == UNKNOWN) >= safe_left
+        if not drawn:
+            return self._ended_by_strip(reading, known, guessed, could_win)
+        if could_win:
             return None
         hit = [i for i in guessed if i in unsure or board.cells[i] < 0] or guessed
         self.say(
@@ -557,6 +681,50 @@ class Player:
         cells = list(known.cells)
         for i in drawn:
             cells[i] = MINE
+        cells[hit[0]] = EXPLODED
+        return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+
+    def _ended_by_strip(
+        self, reading: Reading, known: Board, guessed: list[int], could_win: bool
+    ) -> Reading | None:
+        """A loss the board shows only in the guessed cell (a look never learned),
+        confirmed by the face or counters above the board.
+
+        Only when the guessed cell does not read as a number the board explains
+        (unsure, a mine, or a number that leaves the board with no mine layout
+        while the board without it has one), and the band above the board
+        changed and holds still. When that guess could as well have opened the
+        last safe cell, a changed face fits a win as well as a loss: a stop.
+        """
+        board = reading.board
+        unsure = set(reading.low_confidence)
+        hit = [i for i in guessed if i in unsure or board.cells[i] < 0]
+        if not hit and self.solver.decide(board).status == "inconsistent":
+            hit = [i for i in guessed if board.cells[i] >= 0]
+        if not hit:
+            return None
+        # The board without the guessed cells (and what could not be read) must
+        # fit a mine layout: the guess is the only thing out of place.
+        cells = list(board.cells)
+        for i in set(hit) | unsure:
+            cells[i] = known.cells[i]
+        rest = Board(known.width, known.height, known.mines, tuple(cells))
+        if self.solver.decide(rest).status == "inconsistent":
+            return None
+        if not self._strip_ended():
+            return None
+        if could_win:
+            raise PlayStop(
+                f"the face or counters above the board changed after a guess at "
+                f"{_where(known, hit[0])} that could have opened the last safe cell or a "
+                "mine, and the board does not show which: won or lost cannot be told; "
+                "stopped (start the next game by hand)"
+            )
+        self.say(
+            f"the face or counters above the board changed right after a guess at "
+            f"{_where(known, hit[0])}: the game is lost"
+        )
+        cells = list(known.cells)
         cells[hit[0]] = EXPLODED
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
@@ -741,6 +909,10 @@ def _opens(clicks: list[Click]) -> frozenset[int]:
     return frozenset(j for c in clicks if c.kind != "right" for j in c.opens)
 
 
+# Fewer changed pixels than this in the band above the board are no face
+# that changed (noise, a cursor's edge).
+_STRIP_MIN_CHANGE = 12
+
 # Fewer cells than this under a cover are a misread tile, not a window.
 _COVER_MIN = 9
 
@@ -763,9 +935,7 @@ def _cover_box(reading: Reading, known: Board) -> set[int]:
     rows = [i // w for i in covered]
     cols = [i % w for i in covered]
     return {
-        r * w + c
-        for r in range(min(rows), max(rows) + 1)
-        for c in range(min(cols), max(cols) + 1)
+        r * w + c for r in range(min(rows), max(rows) + 1) for c in range(min(cols), max(cols) + 1)
     }
 
 

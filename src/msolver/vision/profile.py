@@ -59,6 +59,7 @@ from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG
 from msolver.files import atomic_open
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
+from msolver.vision.strip import Strip
 from msolver.vision.tiles import rescale_tiles
 
 FORMAT_VERSION = 1
@@ -137,6 +138,9 @@ class Profile:
     first_click: str = ""
     # The click that flags a cell (one of FLAG_ACTIONS).
     flag: str = "right"
+    # The window's band above the board on the blank board (faces, counters);
+    # None: not kept (older profiles, or no room above the board).
+    strip: Strip | None = None
 
     def __post_init__(self) -> None:
         if not self.first_click:
@@ -226,6 +230,7 @@ class Profile:
                 label: [_png_b64(t) for t in variants] for label, variants in self.tiles.items()
             },
             **({} if self.blank is None else {"blank": _blank_b64(self.blank)}),
+            **({} if self.strip is None else {"strip": _strip_json(self.strip)}),
         }
 
     @classmethod
@@ -268,6 +273,7 @@ class Profile:
                 chord=None if data.get("chord") is None else str(data["chord"]),
                 first_click=str(data.get("first_click") or ""),
                 flag=str(data.get("flag") or "right"),
+                strip=None if data.get("strip") is None else _strip_decode(data["strip"]),
             )
         except ProfileError:
             raise
@@ -377,6 +383,16 @@ def _blank_decode(data: Any) -> Image:
     if len(raw) != n * BLANK_K * BLANK_K * 3:
         raise ValueError("the blank board's looks are truncated")
     return np.frombuffer(raw, dtype=np.uint8).reshape(n, BLANK_K, BLANK_K, 3).copy()
+
+
+def _strip_json(strip: Strip) -> dict[str, Any]:
+    return {"dx": strip.offset[0], "dy": strip.offset[1], "png": _png_b64(strip.pixels)}
+
+
+def _strip_decode(data: Any) -> Strip:
+    if not isinstance(data, dict):
+        raise ValueError("the band above the board is in another format")
+    return Strip(_png_decode(str(data["png"])), (int(data["dx"]), int(data["dy"])))
 
 
 def _png_b64(tile: Image) -> str:

@@ -1,0 +1,165 @@
+"""The game's end seen on a face or counter above the board (the band the
+profile keeps from calibration), only where the board alone cannot tell."""
+
+from __future__ import annotations
+
+import pytest
+
+from msolver.core.board import EXPLODED, MINE, WRONG_FLAG
+from msolver.core.clock import FakeClock
+from msolver.core.game import Game, Status
+from msolver.io.hotkeys import FakeHotkeys
+from msolver.io.mouse import Button
+from msolver.play.loop import Player, Settings
+from msolver.vision.geometry import Grid
+from msolver.vision.strip import Strip, strip_above
+from tests.support.live import SimReader, SimScreen
+
+FACE = (110, 20, 150, 50)
+TIMER = (50, 20, 80, 50)
+
+
+def _game(
+    seed: int, *, face: bool = True, timer: bool = True, watch: bool = True, **kw: object
+) -> tuple[SimScreen, Player, list[str]]:
+    """A 9x9 game that shows a loss only in the mine that went off, in a look the
+    reader never learned (read as unsure); a face and a timer above the board."""
+    grid = Grid(origin=(40.0, 60.0), pitch=(20.0, 20.0), rows=9, cols=9)
+    sim = SimScreen(
+        game=Game(9, 9, 10, seed=seed, first_click="safe"),
+        grid=grid,
+        mines_on_loss=False,
+        face=FACE if face else None,
+        timer=TIMER if timer else None,
+        **kw,  # type: ignore[arg-type]
+    )
+    strip: Strip | None = None
+    if watch:
+        strip = strip_above(sim.draw(), grid.rect(), grid.pitch[1], (0, 0))
+        assert strip is not None
+    said: list[str] = []
+    player = Player(
+        SimReader(grid, 10, unseen=frozenset({MINE, EXPLODED, WRONG_FLAG})),
+        sim.capture(),
+        sim.mouse(),
+        FakeHotkeys(started=True),
+        settings=Settings(
+            games=1,
+            redraw_timeout=0.3,
+            settle=0.0,
+            confirm=0.05,
+            first_click="safe",
+            strip_still=0.3,
+        ),
+        say=said.append,
+        clock=FakeClock(),
+        strip=strip,
+    )
+    return sim, player, said
+
+
+# Seeds whose game is lost on a guess that cannot have been the last safe cell.
+LOST = [3, 4, 27, 43]
+
+
+@pytest.mark.parametrize("seed", LOST)
+def test_a_loss_shown_only_on_the_face_is_logged_lost(seed: int) -> None:
+    sim, player, said = _game(seed)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["lost"]
+    assert any("above the board changed right after a guess" in m for m in said)
+
+
+@pytest.mark.parametrize("seed", LOST[:2])
+def test_without_the_band_the_same_loss_is_a_stop(seed: int) -> None:
+    # The board alone: one cell in a look never seen, nothing else drawn.
+    sim, player, _ = _game(seed, watch=False)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert not outcome.games and outcome.stopped is not None
+
+
+@pytest.mark.parametrize("seed", LOST[:2])
+def test_a_timer_alone_is_no_end(seed: int) -> None:
+    # No face: only the timer changes, which it did all game long (and it
+    # stops as the game ends): the band says nothing, so this stays a stop.
+    sim, player, _ = _game(seed, face=False)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert not outcome.games and outcome.stopped is not None
+    assert "low confidence" in outcome.stopped
+
+
+def test_a_face_that_keeps_changing_is_no_end() -> None:
+    # A face that never holds still (an animation) after the loss: no end from it.
+    ticks = iter(range(10**6))
+
+    def blinking(status: Status) -> tuple[int, int, int]:
+        if status is Status.PLAYING:
+            return (240, 220, 0)
+        return (220, 30, 30) if next(ticks) % 2 else (30, 30, 220)
+
+    sim, player, _ = _game(LOST[0], face_of=blinking)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert not outcome.games and outcome.stopped is not None
+
+
+@pytest.mark.parametrize("seed", [10, 13, 18, 21])
+def test_the_face_never_overrules_the_board(seed: int) -> None:
+    # A face that turns red on the first click, the game going on: every
+    # game is played to the end the board shows, with the game's own result.
+    clicked: list[bool] = []
+
+    def face(status: Status) -> tuple[int, int, int]:
+        return (220, 30, 30) if clicked else (240, 220, 0)
+
+    sim, player, _ = _game(seed, face_of=face)
+    sim.mines_on_loss = True  # the board shows a loss itself here
+    inner = sim.on_click
+
+    def on_click(x: int, y: int, button: Button) -> None:
+        clicked.append(True)
+        inner(x, y, button)
+
+    sim.on_click = on_click  # type: ignore[method-assign]
+    sim.mouse()
+    player.mouse = sim._mouse  # type: ignore[assignment]
+    player.reader = SimReader(sim.grid, 10)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == [sim.game.status.value]
+
+
+def test_a_last_guess_that_could_have_won_stays_a_stop_with_the_reason() -> None:
+    # The last guess hits the mine and every other mine is flagged: the face
+    # changes, as it would on a win, and the board does not show which.
+    sim, player, _ = _game(54)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert not outcome.games
+    assert outcome.stopped is not None and "cannot be told" in outcome.stopped
+
+
+def test_the_band_is_kept_in_the_profile_and_moves_with_the_board() -> None:
+    import numpy as np
+
+    from msolver.vision.profile import Profile
+
+    sim, _, _ = _game(3)
+    strip = strip_above(sim.draw(), sim.grid.rect(), sim.grid.pitch[1], (0, 0))
+    assert strip is not None and strip.pixels.shape == (60, 180, 3)
+    tiles = {"unknown": (np.full((20, 20, 3), 128, dtype=np.uint8),)}
+    prof = Profile(name="t", theme="custom", grid=sim.grid, mines=10, tiles=tiles, strip=strip)
+    back = Profile.from_json(prof.to_json())
+    assert back.strip is not None
+    assert np.array_equal(back.strip.pixels, strip.pixels)
+    moved = back.moved_to((140.0, 160.0))
+    assert moved.strip is not None
+    assert moved.strip.rect(moved.grid.rect()) == (140, 100, 180, 60)
+    # No room above a board at the image's top edge: no band, the profile as before.
+    top = Grid(origin=(40.0, 2.0), pitch=(20.0, 20.0), rows=9, cols=9)
+    assert strip_above(sim.draw(), top.rect(), 20.0, (0, 0)) is None
+    assert "strip" not in Profile(name="t", theme="custom", grid=top, mines=10).to_json()
