@@ -419,6 +419,11 @@ def _count(key: Key) -> _Region | None:
     return region
 
 
+def count_key(key: Key) -> _Region | None:
+    """One region's counts by its sorted key (None: no layout fits), cached."""
+    return _count(key)
+
+
 def prime_key(key: Key, kf: int) -> None:
     """Count a region with a new number in it, for every need at once.
 
@@ -583,6 +588,103 @@ def layouts_and_least(
     if solved.off:
         least = min(least, solved.off_num / solved.weight)
     return solved.weight, least
+
+
+class Recombined:
+    """`layouts_and_least` for boards whose regions are all fixed but one.
+
+    A lookahead candidate's numbers change only the region its own number
+    joins: the other regions, the off-frontier cells and the mine count stay.
+    Everything `_solve` makes of those is found here once per candidate, as
+    weights by the varying region's mine count t:
+
+    - h[t]: the layouts of the rest (fixed regions times the off-frontier
+      cells' ways) when the varying region holds t mines; the weight is
+      total . h, and a varying box's mines are box_mines . h;
+    - o[t]: the same for the off-frontier mines;
+    - per fixed region, v[s]: the ways of the other fixed regions and the
+      off-frontier cells when this region and the varying one hold s mines
+      together, so the weight its k mines get is sum over t of total[t] v[k+t].
+
+    Each number the candidate may show then costs dot products instead of
+    re-combining every region. The counts are exact integers and equal
+    `_solve`'s term for term, so the layouts and the least probability
+    (each a ratio of the same two integers) are the same.
+    """
+
+    __slots__ = ("_fixed", "_fixed_least", "_h", "_o", "_off", "_ok", "_unknown")
+
+    def __init__(self, fixed: list[Key], varying_cells: int, n_unknown: int, mines_left: int):
+        self._unknown = n_unknown
+        self._ok = 0 <= mines_left <= n_unknown
+        self._fixed: list[tuple[list[int], list[int], list[tuple[int, Poly]]]] = []
+        self._h: Poly = []
+        self._o: Poly = []
+        self._off = 0
+        if not self._ok:
+            return
+        regions: list[_Region] = []
+        frontier = varying_cells
+        for key in fixed:
+            reg = _count(key)
+            if reg is None:
+                self._ok = False
+                return
+            regions.append(reg)
+            frontier += sum(len(b) for b in reg.boxes)
+        off = self._off = n_unknown - frontier
+        left = mines_left
+        q = len(regions)
+        prefix: list[Poly] = [[1]]
+        for reg in regions:
+            prefix.append(_conv(prefix[-1], reg.total))
+        suffix: list[Poly] = [[1]] * (q + 1)
+        for x in range(q - 1, -1, -1):
+            suffix[x] = _conv(regions[x].total, suffix[x + 1])
+        rest = prefix[q]
+        tlen = varying_cells + 1  # the varying region holds 0..varying_cells mines
+        span = len(rest) + tlen
+        ways = [comb(off, left - s) if 0 <= left - s <= off else 0 for s in range(span)]
+        self._h = [sum(map(mul, rest, ways[t:])) for t in range(tlen)]
+        if off:
+            offw = [
+                comb(off - 1, left - s - 1) if 0 <= left - s - 1 <= off - 1 else 0
+                for s in range(span)
+            ]
+            self._o = [sum(map(mul, rest, offw[t:])) for t in range(tlen)]
+        for x, reg in enumerate(regions):
+            others = _conv(prefix[x], suffix[x + 1])
+            v = [sum(map(mul, others, ways[s:])) for s in range(len(reg.total) + tlen - 1)]
+            sized = [(len(c), bm) for c, bm in zip(reg.boxes, reg.box_mines, strict=True)]
+            self._fixed.append((reg.total, v, sized))
+
+    def layouts_and_least(self, varying: _Region | None) -> tuple[int, float]:
+        """What `layouts_and_least` says with `varying` as the changing region's count."""
+        if not self._ok or varying is None:
+            return 0, 0.0
+        total = varying.total
+        weight = sum(map(mul, total, self._h))
+        if weight == 0:
+            return 0, 0.0
+        if not self._unknown:
+            return weight, 0.0
+        h = self._h
+        least = min(
+            (
+                sum(map(mul, bm, h)) / (weight * len(cells))
+                for cells, bm in zip(varying.boxes, varying.box_mines, strict=True)
+            ),
+            default=1.0,
+        )
+        for rtotal, v, sized in self._fixed:
+            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
+            for size, bm in sized:
+                p = sum(map(mul, bm, wk)) / (weight * size)
+                if p < least:
+                    least = p
+        if self._off:
+            least = min(least, sum(map(mul, total, self._o)) / weight)
+        return weight, least
 
 
 def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analysis:
