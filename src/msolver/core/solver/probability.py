@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 from operator import mul
 from typing import Literal
@@ -32,6 +33,15 @@ from msolver.core.board import UNKNOWN, Board
 from msolver.core.solver.constraints import Constraints, Inconsistent, build
 
 Poly = list[int]  # index k -> number of layouts with k mines
+
+# The off-frontier cells' ways, C(unknown cells off the frontier, mines they
+# hold): large binomials (1-2 us each), asked for about 250 times a game but
+# only about 60 distinct ones (the same rows come back for every candidate
+# and every frame until the counts change). Exact either way.
+_ways = lru_cache(maxsize=8192)(comb)
+# A box's ways to hold m mines, C(size, m): a box is the cells one set of
+# numbers shares, so at most 8 of them (a number has 8 neighbours).
+_ROWS = [[comb(n, m) for m in range(n + 1)] for n in range(9)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +254,8 @@ def _count_packed(
         nxt = [(src, mine, needs[c], cap) for src, mine, c, cap in nxt_s]
         close = [(src, needs[c]) for src, c in close_s]
         mmax = min([size, *(needs[c] for c in box_cs)])
-        plans.append((nxt, close, [comb(size, m) for m in range(mmax + 1)]))
+        weights = _ROWS[size][: mmax + 1] if size < 9 else [comb(size, m) for m in range(mmax + 1)]
+        plans.append((nxt, close, weights))
 
     # Polynomials travel packed into one integer, coefficient k in bits
     # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
@@ -535,7 +546,7 @@ def _solve(
     everything = prefix[q]
     # ways[k]: the ways the off-frontier cells take the mines the frontier
     # leaves when it holds k
-    ways = [comb(off, left - k) if 0 <= left - k <= off else 0 for k in range(len(everything))]
+    ways = [_ways(off, left - k) if 0 <= left - k <= off else 0 for k in range(len(everything))]
     # Exact integers: summing map(mul) in C gives the same sums as a loop.
     weight = sum(map(mul, everything, ways))
     if weight == 0:
@@ -558,7 +569,7 @@ def _solve(
     off_num = 0
     if off:
         off_num = sum(
-            v * comb(off - 1, left - k - 1)
+            v * _ways(off - 1, left - k - 1)
             for k, v in enumerate(everything)
             if v and 0 <= left - k - 1 <= off - 1
         )
@@ -644,11 +655,11 @@ class Recombined:
         rest = prefix[q]
         tlen = varying_cells + 1  # the varying region holds 0..varying_cells mines
         span = len(rest) + tlen
-        ways = [comb(off, left - s) if 0 <= left - s <= off else 0 for s in range(span)]
+        ways = [_ways(off, left - s) if 0 <= left - s <= off else 0 for s in range(span)]
         self._h = [sum(map(mul, rest, ways[t:])) for t in range(tlen)]
         if off:
             offw = [
-                comb(off - 1, left - s - 1) if 0 <= left - s - 1 <= off - 1 else 0
+                _ways(off - 1, left - s - 1) if 0 <= left - s - 1 <= off - 1 else 0
                 for s in range(span)
             ]
             self._o = [sum(map(mul, rest, offw[t:])) for t in range(tlen)]
