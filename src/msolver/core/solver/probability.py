@@ -250,24 +250,32 @@ def _count_packed(
     n = len(sizes)
     order, shape = _plan(tuple(sizes), tuple(tuple(c) for c in cons))
     plans = []
+    # The layouts there can be at most: each box holds 0..mmax mines, the
+    # product of its ways; and the most mines the region can hold.
+    bound = 1
+    most = 0
     for size, box_cs, nxt_s, close_s in shape:
         nxt = [(src, mine, needs[c], cap) for src, mine, c, cap in nxt_s]
         close = [(src, needs[c]) for src, c in close_s]
         mmax = min([size, *(needs[c] for c in box_cs)])
         weights = _ROWS[size][: mmax + 1] if size < 9 else [comb(size, m) for m in range(mmax + 1)]
         plans.append((nxt, close, weights))
+        bound *= sum(weights)
+        most += max(mmax, 0)
 
     # Polynomials travel packed into one integer, coefficient k in bits
     # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
     # two is then one integer operation, not a loop. Every coefficient counts
-    # layouts of at most `cells` cells (times at most 8 mines in a box for the
-    # box sums), so it stays below 2 ** (cells + 3) and never spills into the
-    # next slot: the unpacked counts are exact.
+    # some of the region's layouts, at most `bound` of them (times the mines
+    # in a box, at most its size, for the box sums), so it stays below
+    # 2 ** width and never spills into the next slot: the unpacked counts are
+    # exact. The slots are no wider than that bound needs (the constraints
+    # cap each box's mines, so it is far below 2 ** cells): the integers stay
+    # short.
     # The free boxes' mines count in a second variable: v free mines shift
-    # by v * ystride, past every slot of the first.
-    cells = sum(sizes)
-    width = cells + 8
-    ystride = (cells + 1) * width
+    # by v * ystride, past every slot of the first (at most `most` mines).
+    width = max(1, (bound * max(sizes, default=1)).bit_length())
+    ystride = (most + 1) * width
     shifts = [
         [m * (width + (ystride if order[i] in free else 0)) for m in range(len(plans[i][2]))]
         for i in range(n)
