@@ -154,31 +154,32 @@ def _plan(sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]) -> tuple[li
     pos = [0] * n
     for i, b in enumerate(order):
         pos[b] = i
-    lo = [min(pos[b] for b in boxes) for boxes in cons]
-    hi = [max(pos[b] for b in boxes) for boxes in cons]
     # active[i]: the constraints half assigned before position i, each with
     # the capacity still to come after position i - 1 (its boxes' sizes from
-    # position i on), found by one walk along each constraint's boxes.
+    # position i on), found by one walk along each constraint's boxes: the
+    # capacity holds from one of its boxes to the next.
     active: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+    hi = [0] * len(cons)
     for c, boxes in enumerate(cons):
-        at = sorted((pos[b], sizes[b]) for b in boxes)
-        left = sum(size for _, size in at)
-        k = 0
-        for i in range(lo[c], hi[c]):
-            while k < len(at) and at[k][0] <= i:
-                left -= at[k][1]
-                k += 1
-            active[i + 1].append((c, left))
+        at = sorted([(pos[b], sizes[b]) for b in boxes])
+        left = sum([sizes[b] for b in boxes])
+        p, size = at[0]
+        for q, next_size in at[1:]:
+            left -= size
+            item = (c, left)
+            for i in range(p + 1, q + 1):
+                active[i].append(item)
+            p, size = q, next_size
+        hi[c] = p
     shape = []
     for i in range(n):
         b = order[i]
-        mine_cons = set(box_cons[b])
+        mine_cons = box_cons[b]  # a box is seen by a few numbers: a list is quicker
         src_of = {c: k for k, (c, _) in enumerate(active[i])}
-        nxt = tuple(
-            (src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in active[i + 1]
-        )
-        close = tuple((src_of.get(c, -1), c) for c in box_cons[b] if hi[c] == i)
-        shape.append((sizes[b], tuple(box_cons[b]), nxt, close))
+        # List comprehensions, not generators: quicker on these short lists.
+        nxt = tuple([(src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in active[i + 1]])
+        close = tuple([(src_of.get(c, -1), c) for c in mine_cons if hi[c] == i])
+        shape.append((sizes[b], tuple(mine_cons), nxt, close))
     if len(_PLANS) >= 4096:
         _PLANS.clear()
     found = _PLANS[key] = (order, tuple(shape))
