@@ -19,7 +19,15 @@ from msolver.core.board import UNKNOWN, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver, endgame, guess, rules
 from msolver.core.solver.constraints import Builder, Constraints, build
-from msolver.core.solver.probability import analyse, count_by_free, count_region
+from msolver.core.solver.probability import (
+    Recombined,
+    analyse,
+    count_by_free,
+    count_key,
+    count_region,
+    layouts_and_least,
+    region_keys,
+)
 from tests.core.reference_solver import endgame as ref_endgame
 from tests.core.reference_solver import guess as ref_guess
 from tests.core.reference_solver import probability as ref_probability
@@ -349,3 +357,38 @@ def test_counts_for_every_free_number_equal_one_count_each(
         assert got is not None, v
         assert _trim(got.total) == _trim(slow.total)
         assert [_trim(p) for p in got.box_mines] == [_trim(p) for p in slow.box_mines]
+
+
+@st.composite
+def region_sets(draw: st.DrawFn) -> tuple[list[tuple[tuple[int, ...], int]], int, int]:
+    """Constraints over a few cells, often in several regions, and a mine count."""
+    cells = draw(st.integers(2, 16))
+    cons: dict[tuple[int, ...], int] = {}
+    for _ in range(draw(st.integers(1, 7))):
+        key = tuple(sorted(draw(st.sets(st.integers(0, cells - 1), min_size=1, max_size=4))))
+        cons[key] = draw(st.integers(0, len(key)))
+    frontier = len({c for key in cons for c in key})
+    n_unknown = frontier + draw(st.integers(0, 30))
+    mines_left = draw(st.integers(-1, n_unknown + 1))
+    return list(cons.items()), n_unknown, mines_left
+
+
+@settings(max_examples=300, deadline=None)
+@given(region_sets(), st.data())
+def test_one_region_recombined_equals_a_whole_solve(
+    case: tuple[list[tuple[tuple[int, ...], int]], int, int], data: st.DataObject
+) -> None:
+    # The lookahead's path: every region fixed but one, whose needs vary (as
+    # a candidate's number does); the layouts and the least probability must
+    # be those of solving the whole set again, exactly.
+    cons, n_unknown, mines_left = case
+    keys = region_keys(cons)
+    x = data.draw(st.integers(0, len(keys) - 1))
+    region = keys[x]
+    cells = len({c for key, _ in region for c in key})
+    rest = Recombined(keys[:x] + keys[x + 1 :], cells, n_unknown, mines_left)
+    for _ in range(4):
+        needs = [data.draw(st.integers(0, len(key))) for key, _ in region]
+        varied = tuple(sorted((key, n) for (key, _), n in zip(region, needs, strict=True)))
+        whole = layouts_and_least([], n_unknown, mines_left, [*keys[:x], varied, *keys[x + 1 :]])
+        assert rest.layouts_and_least(count_key(varied)) == whole

@@ -42,6 +42,8 @@ from msolver.core.solver.constraints import MINE_STATES, Constraints
 from msolver.core.solver.probability import (
     Analysis,
     Key,
+    Recombined,
+    count_key,
     layouts_and_least,
     prime_key,
     region_keys,
@@ -125,7 +127,9 @@ class _Lookahead:
     The constraints without i's own number and their regions are found once
     per cell; each number then only sets the need of i's constraint in its
     region (whose position in the sorted region does not depend on it), and
-    the region is counted once for all of them (`prime_key`).
+    the region is counted once for all of them (`prime_key`). The other
+    regions do not change with the number: what they weigh is found once
+    (`Recombined`), and each number re-combines only its own region.
     """
 
     def __init__(self, board: Board, cs: Constraints, i: int) -> None:
@@ -143,7 +147,7 @@ class _Lookahead:
         self.fits = True  # False: a number next to i cannot hold once i is safe
         self.keys: list[Key] | None = None
         self.at = (-1, -1)  # i's constraint: its region, its place in the key
-        self.primed = False
+        self.rest: Recombined | None = None
         seen: dict[tuple[int, ...], int] = {}
         for con in cs.constraints:
             key, n = con.cells, con.need
@@ -174,14 +178,17 @@ class _Lookahead:
         if need < 0 or need > len(self.unk):
             return 0, 0.0
         x, kf = self.at
-        if not self.primed:
-            prime_key(self.keys[x], kf)
-            self.primed = True
-        keys = list(self.keys)
+        keys = self.keys
         region = keys[x]
-        keys[x] = (*region[:kf], (self.unk, need), *region[kf + 1 :])
-        cs = self.cs
-        layouts, least = layouts_and_least([], len(cs.unknown) - 1, cs.mines_left, keys)
+        rest = self.rest
+        if rest is None:
+            prime_key(region, kf)
+            cells = len({c for con, _ in region for c in con})
+            cs = self.cs
+            others = keys[:x] + keys[x + 1 :]
+            rest = self.rest = Recombined(others, cells, len(cs.unknown) - 1, cs.mines_left)
+        varying = count_key((*region[:kf], (self.unk, need), *region[kf + 1 :]))
+        layouts, least = rest.layouts_and_least(varying)
         return (layouts, 1.0 - least) if layouts else (0, 0.0)
 
 

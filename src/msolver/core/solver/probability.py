@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 from operator import mul
 from typing import Literal
@@ -32,6 +33,15 @@ from msolver.core.board import UNKNOWN, Board
 from msolver.core.solver.constraints import Constraints, Inconsistent, build
 
 Poly = list[int]  # index k -> number of layouts with k mines
+
+# The off-frontier cells' ways, C(unknown cells off the frontier, mines they
+# hold): large binomials (1-2 us each), asked for about 250 times a game but
+# only about 60 distinct ones (the same rows come back for every candidate
+# and every frame until the counts change). Exact either way.
+_ways = lru_cache(maxsize=8192)(comb)
+# A box's ways to hold m mines, C(size, m): a box is the cells one set of
+# numbers shares, so at most 8 of them (a number has 8 neighbours).
+_ROWS = [[comb(n, m) for m in range(n + 1)] for n in range(9)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,31 +154,32 @@ def _plan(sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]) -> tuple[li
     pos = [0] * n
     for i, b in enumerate(order):
         pos[b] = i
-    lo = [min(pos[b] for b in boxes) for boxes in cons]
-    hi = [max(pos[b] for b in boxes) for boxes in cons]
     # active[i]: the constraints half assigned before position i, each with
     # the capacity still to come after position i - 1 (its boxes' sizes from
-    # position i on), found by one walk along each constraint's boxes.
+    # position i on), found by one walk along each constraint's boxes: the
+    # capacity holds from one of its boxes to the next.
     active: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+    hi = [0] * len(cons)
     for c, boxes in enumerate(cons):
-        at = sorted((pos[b], sizes[b]) for b in boxes)
-        left = sum(size for _, size in at)
-        k = 0
-        for i in range(lo[c], hi[c]):
-            while k < len(at) and at[k][0] <= i:
-                left -= at[k][1]
-                k += 1
-            active[i + 1].append((c, left))
+        at = sorted([(pos[b], sizes[b]) for b in boxes])
+        left = sum([sizes[b] for b in boxes])
+        p, size = at[0]
+        for q, next_size in at[1:]:
+            left -= size
+            item = (c, left)
+            for i in range(p + 1, q + 1):
+                active[i].append(item)
+            p, size = q, next_size
+        hi[c] = p
     shape = []
     for i in range(n):
         b = order[i]
-        mine_cons = set(box_cons[b])
+        mine_cons = box_cons[b]  # a box is seen by a few numbers: a list is quicker
         src_of = {c: k for k, (c, _) in enumerate(active[i])}
-        nxt = tuple(
-            (src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in active[i + 1]
-        )
-        close = tuple((src_of.get(c, -1), c) for c in box_cons[b] if hi[c] == i)
-        shape.append((sizes[b], tuple(box_cons[b]), nxt, close))
+        # List comprehensions, not generators: quicker on these short lists.
+        nxt = tuple([(src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in active[i + 1]])
+        close = tuple([(src_of.get(c, -1), c) for c in mine_cons if hi[c] == i])
+        shape.append((sizes[b], tuple(mine_cons), nxt, close))
     if len(_PLANS) >= 4096:
         _PLANS.clear()
     found = _PLANS[key] = (order, tuple(shape))
@@ -240,23 +251,32 @@ def _count_packed(
     n = len(sizes)
     order, shape = _plan(tuple(sizes), tuple(tuple(c) for c in cons))
     plans = []
+    # The layouts there can be at most: each box holds 0..mmax mines, the
+    # product of its ways; and the most mines the region can hold.
+    bound = 1
+    most = 0
     for size, box_cs, nxt_s, close_s in shape:
         nxt = [(src, mine, needs[c], cap) for src, mine, c, cap in nxt_s]
         close = [(src, needs[c]) for src, c in close_s]
         mmax = min([size, *(needs[c] for c in box_cs)])
-        plans.append((nxt, close, [comb(size, m) for m in range(mmax + 1)]))
+        weights = _ROWS[size][: mmax + 1] if size < 9 else [comb(size, m) for m in range(mmax + 1)]
+        plans.append((nxt, close, weights))
+        bound *= sum(weights)
+        most += max(mmax, 0)
 
     # Polynomials travel packed into one integer, coefficient k in bits
     # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
     # two is then one integer operation, not a loop. Every coefficient counts
-    # layouts of at most `cells` cells (times at most 8 mines in a box for the
-    # box sums), so it stays below 2 ** (cells + 3) and never spills into the
-    # next slot: the unpacked counts are exact.
+    # some of the region's layouts, at most `bound` of them (times the mines
+    # in a box, at most its size, for the box sums), so it stays below
+    # 2 ** width and never spills into the next slot: the unpacked counts are
+    # exact. The slots are no wider than that bound needs (the constraints
+    # cap each box's mines, so it is far below 2 ** cells): the integers stay
+    # short.
     # The free boxes' mines count in a second variable: v free mines shift
-    # by v * ystride, past every slot of the first.
-    cells = sum(sizes)
-    width = cells + 8
-    ystride = (cells + 1) * width
+    # by v * ystride, past every slot of the first (at most `most` mines).
+    width = max(1, (bound * max(sizes, default=1)).bit_length())
+    ystride = (most + 1) * width
     shifts = [
         [m * (width + (ystride if order[i] in free else 0)) for m in range(len(plans[i][2]))]
         for i in range(n)
@@ -419,6 +439,11 @@ def _count(key: Key) -> _Region | None:
     return region
 
 
+def count_key(key: Key) -> _Region | None:
+    """One region's counts by its sorted key (None: no layout fits), cached."""
+    return _count(key)
+
+
 def prime_key(key: Key, kf: int) -> None:
     """Count a region with a new number in it, for every need at once.
 
@@ -530,7 +555,7 @@ def _solve(
     everything = prefix[q]
     # ways[k]: the ways the off-frontier cells take the mines the frontier
     # leaves when it holds k
-    ways = [comb(off, left - k) if 0 <= left - k <= off else 0 for k in range(len(everything))]
+    ways = [_ways(off, left - k) if 0 <= left - k <= off else 0 for k in range(len(everything))]
     # Exact integers: summing map(mul) in C gives the same sums as a loop.
     weight = sum(map(mul, everything, ways))
     if weight == 0:
@@ -553,7 +578,7 @@ def _solve(
     off_num = 0
     if off:
         off_num = sum(
-            v * comb(off - 1, left - k - 1)
+            v * _ways(off - 1, left - k - 1)
             for k, v in enumerate(everything)
             if v and 0 <= left - k - 1 <= off - 1
         )
@@ -583,6 +608,103 @@ def layouts_and_least(
     if solved.off:
         least = min(least, solved.off_num / solved.weight)
     return solved.weight, least
+
+
+class Recombined:
+    """`layouts_and_least` for boards whose regions are all fixed but one.
+
+    A lookahead candidate's numbers change only the region its own number
+    joins: the other regions, the off-frontier cells and the mine count stay.
+    Everything `_solve` makes of those is found here once per candidate, as
+    weights by the varying region's mine count t:
+
+    - h[t]: the layouts of the rest (fixed regions times the off-frontier
+      cells' ways) when the varying region holds t mines; the weight is
+      total . h, and a varying box's mines are box_mines . h;
+    - o[t]: the same for the off-frontier mines;
+    - per fixed region, v[s]: the ways of the other fixed regions and the
+      off-frontier cells when this region and the varying one hold s mines
+      together, so the weight its k mines get is sum over t of total[t] v[k+t].
+
+    Each number the candidate may show then costs dot products instead of
+    re-combining every region. The counts are exact integers and equal
+    `_solve`'s term for term, so the layouts and the least probability
+    (each a ratio of the same two integers) are the same.
+    """
+
+    __slots__ = ("_fixed", "_fixed_least", "_h", "_o", "_off", "_ok", "_unknown")
+
+    def __init__(self, fixed: list[Key], varying_cells: int, n_unknown: int, mines_left: int):
+        self._unknown = n_unknown
+        self._ok = 0 <= mines_left <= n_unknown
+        self._fixed: list[tuple[list[int], list[int], list[tuple[int, Poly]]]] = []
+        self._h: Poly = []
+        self._o: Poly = []
+        self._off = 0
+        if not self._ok:
+            return
+        regions: list[_Region] = []
+        frontier = varying_cells
+        for key in fixed:
+            reg = _count(key)
+            if reg is None:
+                self._ok = False
+                return
+            regions.append(reg)
+            frontier += sum(len(b) for b in reg.boxes)
+        off = self._off = n_unknown - frontier
+        left = mines_left
+        q = len(regions)
+        prefix: list[Poly] = [[1]]
+        for reg in regions:
+            prefix.append(_conv(prefix[-1], reg.total))
+        suffix: list[Poly] = [[1]] * (q + 1)
+        for x in range(q - 1, -1, -1):
+            suffix[x] = _conv(regions[x].total, suffix[x + 1])
+        rest = prefix[q]
+        tlen = varying_cells + 1  # the varying region holds 0..varying_cells mines
+        span = len(rest) + tlen
+        ways = [_ways(off, left - s) if 0 <= left - s <= off else 0 for s in range(span)]
+        self._h = [sum(map(mul, rest, ways[t:])) for t in range(tlen)]
+        if off:
+            offw = [
+                _ways(off - 1, left - s - 1) if 0 <= left - s - 1 <= off - 1 else 0
+                for s in range(span)
+            ]
+            self._o = [sum(map(mul, rest, offw[t:])) for t in range(tlen)]
+        for x, reg in enumerate(regions):
+            others = _conv(prefix[x], suffix[x + 1])
+            v = [sum(map(mul, others, ways[s:])) for s in range(len(reg.total) + tlen - 1)]
+            sized = [(len(c), bm) for c, bm in zip(reg.boxes, reg.box_mines, strict=True)]
+            self._fixed.append((reg.total, v, sized))
+
+    def layouts_and_least(self, varying: _Region | None) -> tuple[int, float]:
+        """What `layouts_and_least` says with `varying` as the changing region's count."""
+        if not self._ok or varying is None:
+            return 0, 0.0
+        total = varying.total
+        weight = sum(map(mul, total, self._h))
+        if weight == 0:
+            return 0, 0.0
+        if not self._unknown:
+            return weight, 0.0
+        h = self._h
+        least = min(
+            (
+                sum(map(mul, bm, h)) / (weight * len(cells))
+                for cells, bm in zip(varying.boxes, varying.box_mines, strict=True)
+            ),
+            default=1.0,
+        )
+        for rtotal, v, sized in self._fixed:
+            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
+            for size, bm in sized:
+                p = sum(map(mul, bm, wk)) / (weight * size)
+                if p < least:
+                    least = p
+        if self._off:
+            least = min(least, sum(map(mul, total, self._o)) / weight)
+        return weight, least
 
 
 def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analysis:
