@@ -41,9 +41,9 @@ import numpy.typing as npt
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
 from msolver.core.clock import Clock, RealClock
 from msolver.vision.geometry import Grid
-from msolver.vision.image import Image, px
+from msolver.vision.image import Image
 from msolver.vision.naming import name_looks
-from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
+from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, grid_patches
 from msolver.vision.reading import Reader, Reading
 
 K = BLANK_K  # patch side, in samples
@@ -189,18 +189,17 @@ class LearningReader:
         # Whether the profile's number tiles are this reader's own looks (no base).
         self._own_tiles = base is None
         self._clock: Clock = clock or RealClock()
-        self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
+        self._grid = profile.grid
         left, top, _, _ = self._grid.rect()
         self._offset = (left, top)
         self._w, self._h = round(profile.pitch[0]), round(profile.pitch[1])
-        self._xs = [
-            px(profile.origin[0] + c * profile.pitch[0]) - left for c in range(profile.cols)
-        ]
-        self._ys = [px(profile.origin[1] + r * profile.pitch[1]) - top for r in range(profile.rows)]
+        # each cell from its own line's edges (see Grid: uneven layouts)
+        xs, ys = profile.grid.cell_edges()
+        self._xs = [x - left for x in xs[:-1]]
+        self._ys = [y - top for y in ys[:-1]]
         self._nbrs = neighbours_table(profile.cols, profile.rows)
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
-        self._cut = (profile.origin, profile.pitch, profile.rows, profile.cols)
         # With a base reader: whether each cell's blank look is known (the
         # profile's, or taken from the first fresh board); until then the base's
         # unopened cells are taken as read.
@@ -365,7 +364,7 @@ class LearningReader:
         if not self._fits(image):
             blank = Board.blank(p.cols, p.rows, p.mines)
             return Reading(blank, tuple(range(n)), "the grab does not hold the board")
-        patches = cell_patches(image, p.origin, p.pitch, p.rows, p.cols, ask, self._offset)
+        patches = grid_patches(image, self._grid, ask, self._offset)
         assert patches is not None
         still = self._still(patches, ask)
         look_of: dict[int, int] = {}
@@ -481,13 +480,13 @@ class LearningReader:
         if self._base_blank is None and self._fits(image):
             if len(unknown) == self._n:
                 all_cells = list(range(self._n))
-                patches = cell_patches(image, *self._cut, all_cells, self._offset)
+                patches = grid_patches(image, self._grid, all_cells, self._offset)
                 assert patches is not None
                 self._blank = patches.astype(np.float32)
                 self._base_blank = True
             return sorted(ask)
         if unknown and self._fits(image):
-            patches = cell_patches(image, *self._cut, unknown, self._offset)
+            patches = grid_patches(image, self._grid, unknown, self._offset)
             assert patches is not None
             still = self._still(patches, unknown)
             fresh = self._last is not None and all(k == UNKNOWN for k in self._last)
@@ -716,16 +715,14 @@ def blank_image(profile: Profile) -> Image:
     rebuilt from each cell's blank look (or the unopened tile)."""
     import cv2
 
-    left, top, width, height = Grid(
-        profile.origin, profile.pitch, profile.rows, profile.cols
-    ).rect()
+    left, top, width, height = profile.grid.rect()
+    xs, ys = profile.grid.cell_edges()
     w, h = round(profile.pitch[0]), round(profile.pitch[1])
     img = np.zeros((height + h, width + w, 3), dtype=np.uint8)
     unknown = profile.tiles_at()["unknown"][0][:, :, :3]
     for i in range(profile.rows * profile.cols):
         r, c = divmod(i, profile.cols)
-        x = px(profile.origin[0] + c * profile.pitch[0]) - left
-        y = px(profile.origin[1] + r * profile.pitch[1]) - top
+        x, y = xs[c] - left, ys[r] - top
         if profile.blank is None:
             img[y : y + h, x : x + w] = unknown
         else:
