@@ -45,25 +45,28 @@ def face_starts(n: int, first: int, wide: int) -> list[int]:
 
 
 def test_a_grid_with_its_own_edges_boxes_centres_and_hits_every_cell() -> None:
-    xs = (10.0, 37.0, 64.0, 90.0, 116.0)
-    ys = (5.0, 32.0, 58.0)
+    xs = (10.0, 37.0, 64.0, 90.0, 116.0, 142.0)
+    ys = (5.0, 32.0, 58.0, 84.0)
     g = Grid.from_edges(xs, ys)
-    assert (g.rows, g.cols, g.uniform) == (2, 4, False)
+    assert (g.rows, g.cols, g.uniform, g.cell_size) == (3, 5, False, (26, 26))
     assert g.cell_box(1, 2) == (64.0, 32.0, 26.0, 26.0)
     assert g.cell_box(0, 0) == (10.0, 5.0, 27.0, 27.0)
-    assert g.rect() == (10, 5, 106, 53)
-    assert g.cell_edges() == ([10, 37, 64, 90, 116], [5, 32, 58])
+    assert g.rect() == (10, 5, 132, 79)
+    assert g.cell_edges() == ([10, 37, 64, 90, 116, 142], [5, 32, 58, 84])
     for i in range(g.rows * g.cols):
         x, y = g.centre(i)
         assert g.cell_at(x, y) == i
         r, c = divmod(i, g.cols)
         assert xs[c] < x < xs[c + 1] and ys[r] < y < ys[r + 1]
-    assert g.cell_at(9.9, 10) is None and g.cell_at(116.0, 10) is None
-    assert g.cell_at(63.9, 31.9) == 1 and g.cell_at(64.0, 32.0) == 6
+    assert g.cell_at(9.9, 10) is None and g.cell_at(142.0, 10) is None
+    assert g.cell_at(63.9, 31.9) == 1 and g.cell_at(64.0, 32.0) == 7
     moved = g.moved(100, -5)
     assert moved.xs == tuple(v + 100 for v in xs) and moved.ys == tuple(v - 5 for v in ys)
-    assert moved.cell_at(164.0, 27.0) == 6
-    assert g.moved_to((0.0, 0.0)).cell_edges() == ([0, 27, 54, 80, 106], [0, 27, 53])
+    assert moved.cell_at(164.0, 27.0) == 7
+    assert g.moved_to((0.0, 0.0)).cell_edges() == ([0, 27, 54, 80, 106, 132], [0, 27, 53, 79])
+    # a last line laid a pixel short: its cut (one rounded pitch) is still on the board
+    short = Grid.from_edges(xs, (5.0, 32.0, 59.0, 84.0))
+    assert short.cell_size[1] == 26 and short.rect()[1] + short.rect()[3] >= 59 + 26
 
 
 def test_an_even_grid_is_unchanged_by_the_edges_rule() -> None:

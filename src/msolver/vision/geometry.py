@@ -147,6 +147,13 @@ class Grid:
         left, top = math.floor(self.col_edge(0)), math.floor(self.row_edge(0))
         right = math.ceil(self.col_edge(self.cols))
         bottom = math.ceil(self.row_edge(self.rows))
+        # a line of its own edges is cut one rounded pitch from its edge (see
+        # cell_edges): the board's rectangle holds the last cut too
+        w, h = self.cell_size
+        if self.xs is not None:
+            right = max(right, math.floor(self.xs[-2] + 0.5) + w)
+        if self.ys is not None:
+            bottom = max(bottom, math.floor(self.ys[-2] + 0.5) + h)
         return (left, top, right - left, bottom - top)
 
     def inside(self, x: float, y: float) -> bool:

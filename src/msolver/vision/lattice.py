@@ -855,9 +855,10 @@ def _line_edges(
     if float(np.max(np.abs(at[inner] - (f0 + fp * ks)))) <= _UNEVEN:
         return None
     # the board's first and last edges have no neighbour beyond the frame
-    # (whose own lines would pull them): each is one fitted pitch on
-    at[0] = at[1] - fp
-    at[n] = at[n - 1] + fp
+    # (whose own lines would pull them): each takes the step next to it, as
+    # a toolkit lays its wider cells side by side
+    at[0] = at[1] - (at[2] - at[1])
+    at[n] = at[n - 1] + (at[n - 1] - at[n - 2])
     return tuple(float(v) for v in at)
 
 
