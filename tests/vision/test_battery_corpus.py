@@ -26,13 +26,13 @@ CORPUS = Path(__file__).resolve().parents[2] / "screenshots" / "corpus"
 ORIGIN_TOL = 1.0
 PITCH_TOL = 0.05
 
+# the calibrate --json keys of a grid's own line edges, by the truth's key of cell starts
+EDGE_KEYS = {"col_starts": "col_edges", "row_starts": "row_edges"}
+
 # case -> why it fails today (measured on this branch's main code, 2026-11-25).
-XFAIL: dict[str, str] = {
-    "gnome-mines-1000x560": "GTK lays the first 10 columns 27 px apart and the other 20 "
-    "26 px (rows: 4 at 27, then 26), not a rounding of one fractional pitch: no lattice "
-    "origin + k*pitch meets every column within the tolerance (the best straight line "
-    "misses by 3.3 px, the window is 5 px); a Grid with each line's own edges is needed",
-}
+# gnome-mines-1000x560 (GTK lays 10 columns 27 px apart and 20 at 26 px) passes
+# since the Grid carries each line's own edges (branch unevengrid).
+XFAIL: dict[str, str] = {}
 
 
 def cases() -> list[str]:
@@ -76,18 +76,23 @@ def check(truth: dict[str, Any], rc: int, out: str, err: str, saved: list[Path])
         p, tp = got["pitch"][axis], truth["pitch"][axis]
         starts = truth.get(key) or []
         if starts:
-            # Unevenly spaced cells: every cell's face must start where the
-            # found lattice says, within the same tolerance as an origin.
+            # Unevenly spaced cells: every cell's box must start where its
+            # face does, within the same tolerance as an origin; a grid with
+            # each line's own edges says where, an even one origin + k*pitch.
+            edges = got.get(EDGE_KEYS[key]) or [o + k * p for k in range(len(starts) + 1)]
+            if len(edges) != len(starts) + 1:
+                problems.append(f"{len(edges)} {label} edges for {len(starts)} cells")
+                continue
             off = [
                 (k, s)
                 for k, s in enumerate(starts)
-                if not (s - g - ORIGIN_TOL <= o + k * p <= s + ORIGIN_TOL)
+                if not (s - g - ORIGIN_TOL <= edges[k] <= s + ORIGIN_TOL)
             ]
             if off:
                 k, s = off[0]
                 problems.append(
-                    f"{len(off)} {label} cell edges off the lattice (origin {o}, pitch {p}): "
-                    f"cell {k} at {o + k * p:.2f}, true {s}"
+                    f"{len(off)} {label} cell edges off (origin {o}, pitch {p}): "
+                    f"cell {k} at {edges[k]:.2f}, true {s}"
                 )
             continue
         if not (t - g - ORIGIN_TOL <= o <= t + ORIGIN_TOL):

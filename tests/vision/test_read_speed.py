@@ -17,11 +17,12 @@ import pytest
 
 from msolver.core.clock import FakeClock
 from msolver.vision.contentbatch import contents_of
+from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.learning_reader import _INK_RULE, F32, Content, LearningReader, content
 from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.patchcache import PatchCache, PatchMemo
-from msolver.vision.profile import Profile, cell_patches
+from msolver.vision.profile import Profile, cell_patches, grid_patches
 from tests.vision.bench_read import Tape, custom_tapes, reading_key, replay
 
 
@@ -29,7 +30,7 @@ class ReferenceReader(LearningReader):
     """The learning reader with every per-cell shortcut taken out."""
 
     def _patches(self, image: Image, which: list[int]) -> Image | None:
-        return cell_patches(image, *self._cut, which, self._offset)
+        return grid_patches(image, self._grid, which, self._offset)
 
     def _content(self, image: Image, i: int) -> Content:
         return content(self._tile(image, i))
@@ -139,7 +140,7 @@ def test_patch_cache_cuts_as_cell_patches_frame_after_frame(pitch: tuple[float, 
     offset = (5, 3)
     h = int(origin[1] + rows * pitch[1]) + 10
     w = int(origin[0] + cols * pitch[0]) + 10
-    cache = PatchCache(origin, pitch, rows, cols, offset)
+    cache = PatchCache(Grid(origin, pitch, rows, cols), offset)
     image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
     n = rows * cols
     for frame in range(12):
@@ -157,6 +158,25 @@ def test_patch_cache_cuts_as_cell_patches_frame_after_frame(pitch: tuple[float, 
         assert got.tobytes() == want.tobytes(), f"frame {frame}"
     # A grab that does not hold the board: as cell_patches, None.
     assert cache.get(image[: h // 2], [0]) is None
+
+
+def test_patch_cache_cuts_an_uneven_board_at_each_lines_own_edge() -> None:
+    # GTK at 1000x560: columns 27 px apart, then 26 (one line a pixel off).
+    rng = np.random.default_rng(11)
+    xs = tuple(10.0 + 27 * c if c <= 4 else 10.0 + 27 * 4 + 26 * (c - 4) for c in range(10))
+    ys = tuple(6.0 + 27 * r if r <= 2 else 6.0 + 27 * 2 + 26 * (r - 2) for r in range(7))
+    grid = Grid((xs[0], ys[0]), (26.4, 26.3), 6, 9, xs, ys)
+    cache = PatchCache(grid, (0, 0))
+    image = rng.integers(0, 256, (200, 260, 3), dtype=np.uint8)
+    every = list(range(54))
+    for frame in range(6):
+        if frame:
+            y, x = int(rng.integers(0, 180)), int(rng.integers(0, 240))
+            image[y : y + 12, x : x + 12] = rng.integers(0, 256, (12, 12, 3), dtype=np.uint8)
+        got = cache.get(image.copy(), every)
+        want = grid_patches(image, grid, every)
+        assert got is not None and want is not None
+        assert got.tobytes() == want.tobytes(), f"frame {frame}"
 
 
 def _parts(c: Content) -> tuple[bytes, bytes, bytes, float]:
@@ -256,7 +276,7 @@ def test_patch_cache_on_whole_pixel_boxes_and_four_channel_grabs(channels: int) 
     rng = np.random.default_rng(channels)
     rows, cols, pitch = 5, 7, (12.0, 12.0)
     origin, offset = (20.0, 9.0), (2, 1)
-    cache = PatchCache(origin, pitch, rows, cols, offset)
+    cache = PatchCache(Grid(origin, pitch, rows, cols), offset)
     image = rng.integers(0, 256, (90, 120, channels), dtype=np.uint8)
     every = list(range(rows * cols))
     for frame in range(8):

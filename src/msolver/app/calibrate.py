@@ -175,6 +175,11 @@ def calibrate_command(args: argparse.Namespace) -> int:
         "path": str(path),
         "origin": [round(v, 2) for v in prof.origin],
         "pitch": [round(v, 3) for v in prof.pitch],
+        **{
+            key: [round(v, 2) for v in edges]
+            for key, edges in (("col_edges", prof.grid.xs), ("row_edges", prof.grid.ys))
+            if edges is not None
+        },
         "rows": prof.rows,
         "cols": prof.cols,
         "mines": prof.mines,

@@ -89,7 +89,6 @@ def hint_command(args: argparse.Namespace) -> int:
     from msolver.core.board import Board
     from msolver.play.hintwindow import grid_json, hint_for
     from msolver.vision.classify import ReadError, read_board
-    from msolver.vision.geometry import Grid
     from msolver.vision.grid import CalibrationError, calibrate
     from msolver.vision.image import ImageError, read_png
     from msolver.vision.overlay import OverlayError
@@ -121,9 +120,7 @@ def hint_command(args: argparse.Namespace) -> int:
     board = res.board
     if args.mines is not None:
         board = Board(board.width, board.height, args.mines, board.cells)
-    grid = Grid(
-        (prof.origin[0] - origin[0], prof.origin[1] - origin[1]), prof.pitch, prof.rows, prof.cols
-    )
+    grid = prof.grid.moved(-origin[0], -origin[1])
     hint = hint_for(board)
     try:
         picture = hint.picture(img, grid, board)

@@ -23,6 +23,7 @@ from msolver.play.target import NewGame
 from msolver.vision.image import Image
 
 if TYPE_CHECKING:
+    from msolver.vision.geometry import Grid
     from msolver.vision.profile import Profile
 
 Ask = Callable[[str], str]
@@ -39,30 +40,25 @@ def _stdin_ask(prompt: str) -> str:
         raise WizardError("no answer on standard input (run it in a terminal)") from exc
 
 
-def draw_grid(
-    image: Image,
-    origin: tuple[float, float],
-    pitch: tuple[float, float],
-    rows: int,
-    cols: int,
-    margin: int = 30,
-) -> Image:
-    """A crop of `image` around the board with every cell edge drawn in magenta."""
+def draw_grid(image: Image, grid: Grid, margin: int = 30) -> Image:
+    """A crop of `image` around the board (grid in image pixels) with every cell edge
+    drawn in magenta."""
+    rows, cols = grid.rows, grid.cols
     h, w = image.shape[:2]
-    x0 = max(0, int(origin[0]) - margin)
-    y0 = max(0, int(origin[1]) - margin)
-    x1 = min(w, int(origin[0] + cols * pitch[0]) + margin)
-    y1 = min(h, int(origin[1] + rows * pitch[1]) + margin)
+    x0 = max(0, int(grid.col_edge(0)) - margin)
+    y0 = max(0, int(grid.row_edge(0)) - margin)
+    x1 = min(w, int(grid.col_edge(cols)) + margin)
+    y1 = min(h, int(grid.row_edge(rows)) + margin)
     out = np.array(image[y0:y1, x0:x1, :3], dtype=np.uint8, copy=True)
     magenta = np.array([255, 0, 255], dtype=np.uint8)
-    top, bottom = round(origin[1]) - y0, round(origin[1] + rows * pitch[1]) - y0
-    left, right = round(origin[0]) - x0, round(origin[0] + cols * pitch[0]) - x0
+    top, bottom = round(grid.row_edge(0)) - y0, round(grid.row_edge(rows)) - y0
+    left, right = round(grid.col_edge(0)) - x0, round(grid.col_edge(cols)) - x0
     for c in range(cols + 1):
-        x = round(origin[0] + c * pitch[0]) - x0
+        x = round(grid.col_edge(c)) - x0
         if 0 <= x < out.shape[1]:
             out[max(0, top) : max(0, bottom), x] = magenta
     for r in range(rows + 1):
-        y = round(origin[1] + r * pitch[1]) - y0
+        y = round(grid.row_edge(r)) - y0
         if 0 <= y < out.shape[0]:
             out[y, max(0, left) : max(0, right)] = magenta
     return out
@@ -73,13 +69,7 @@ def calibration_picture(image: Image, prof: Profile, image_origin: tuple[int, in
     and above it the theme's name and one sample of each tile kind it knows."""
     import cv2
 
-    board = draw_grid(
-        image,
-        (prof.origin[0] - image_origin[0], prof.origin[1] - image_origin[1]),
-        prof.pitch,
-        prof.rows,
-        prof.cols,
-    )
+    board = draw_grid(image, prof.grid.moved(-image_origin[0], -image_origin[1]))
     w, h = prof.cell_size
     tiles = prof.tiles_at((w, h))
     known = [label for label in _TILE_ORDER if label in tiles]

@@ -171,9 +171,7 @@ def watch(
     """
     grid: Grid = reader.grid
     region = grid.rect()
-    local = Grid(
-        (grid.origin[0] - region[0], grid.origin[1] - region[1]), grid.pitch, grid.rows, grid.cols
-    )
+    local = grid.moved(-region[0], -region[1])
     shown: Board | None = None
     while not stop.is_set() and not (stopped is not None and stopped.is_set()):
         image = capture.grab(region)

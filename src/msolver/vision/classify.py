@@ -140,10 +140,13 @@ def _label_states(labels: tuple[str, ...]) -> npt.NDArray[np.int64]:
     return np.array([STATE_OF_LABEL[lab] for lab in labels], dtype=np.int64)
 
 
-def _tile_window(profile: Profile) -> tuple[float, float, float, float]:
-    """The cell window (see _RING) in the pixels of the profile's tiles at its cell size."""
+def _tile_window(
+    profile: Profile, pitches: tuple[float, float] | None = None
+) -> tuple[float, float, float, float]:
+    """The cell window (see _RING) in the pixels of the profile's tiles at its cell size
+    (cells `pitches` apart; default the profile's pitch)."""
     out: list[float] = []
-    for pitch, size in zip(profile.pitch, profile.cell_size, strict=True):
+    for pitch, size in zip(pitches or profile.pitch, profile.cell_size, strict=True):
         scale = size / pitch
         # rounded, so a bank is cached per window, not per float wobble
         out += [_quantise(_RING * scale), _quantise((pitch - 2 * _RING) * scale)]
@@ -172,8 +175,17 @@ def read_board(
         raise ReadError(str(exc)) from exc
     origin = (profile.origin[0] - image_origin[0], profile.origin[1] - image_origin[1])
     pitch = profile.pitch
+    if not profile.grid.uniform:
+        # lines laid out unevenly: each cell cut from its own edges onto an even lattice
+        local = profile.grid.moved(-image_origin[0], -image_origin[1])
+        (x0, x1), (y0, y1) = ((e[0], e[-1]) for e in local.cell_edges())
+        if x0 < 0 or y0 < 0 or x1 > rgb.shape[1] or y1 > rgb.shape[0]:
+            size = f"{rgb.shape[1]}x{rgb.shape[0]}"
+            raise ReadError(f"board ({x0},{y0})-({x1},{y1}) lies outside the {size} image")
+        rgb, even = local.restitched(rgb)
+        origin, pitch = even.origin, even.pitch
     uniq, inverse, windowed = _read_cells(rgb, origin, pitch, profile.rows, profile.cols)
-    bank = _profile_bank(profile, _tile_window(profile) if windowed else None)
+    bank = _profile_bank(profile, _tile_window(profile, pitch) if windowed else None)
     best, conf, _d1 = _classify_unique(uniq, inverse, bank)
     unreadable = float(np.mean(conf == 0.0))
     if unreadable > _MAX_UNREADABLE:

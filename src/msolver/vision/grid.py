@@ -18,15 +18,15 @@ import numpy as np
 import numpy.typing as npt
 
 from msolver.core.game import LEVELS
-from msolver.vision.geometry import Grid
+from msolver.vision.geometry import Grid, GridError
 from msolver.vision.image import Image, ImageError, as_rgb
 from msolver.vision.image import px as whole_px
-from msolver.vision.lattice import Lattice, LatticeError, find_lattice
+from msolver.vision.lattice import Lattice, LatticeError, find_lattice, measure_lines
 from msolver.vision.profile import (
     BUILTIN_NAMES,
     Profile,
     ProfileError,
-    cell_patches,
+    grid_patches,
     load_profile,
 )
 
@@ -101,11 +101,23 @@ def _lattice_1d(centres: npt.NDArray[np.float64], size: float) -> tuple[float, f
 def find_grid(image: Image) -> Grid:
     """Locate the one board in `image` (RGB or BGRA, see vision.image); CalibrationError if not."""
     try:
-        lat = _find_lattice(image)
+        rgb = as_rgb(image)
+    except ImageError as exc:
+        raise CalibrationError(str(exc)) from exc
+    try:
+        lat = _find_lattice(rgb)
     except CalibrationError:
         # a game under way (few blank cells left): the flat faces may still show it
-        return _face_grid(as_rgb(image))
-    return Grid(origin=lat.origin, pitch=lat.pitch, rows=lat.rows, cols=lat.cols)
+        return _uneven(rgb, _face_grid(rgb))
+    return _uneven(rgb, Grid(origin=lat.origin, pitch=lat.pitch, rows=lat.rows, cols=lat.cols))
+
+
+def _uneven(rgb: Image, grid: Grid) -> Grid:
+    """The grid with each line's own edges where a toolkit laid its lines out unevenly."""
+    try:
+        return measure_lines(rgb, grid)
+    except GridError:
+        return grid  # measured lines that are no board's: the even lattice stands
 
 
 def _find_lattice(image: Image) -> Lattice:
@@ -377,6 +389,21 @@ def calibrate(
             )
     if not 0 < mines < grid.rows * grid.cols:
         raise CalibrationError(f"{mines} mines do not fit a {grid.cols}x{grid.rows} board")
+    grid = _uneven(rgb, grid)
+    # Themes are fitted on the board cut cell by cell onto an even lattice
+    # (the picture itself when its lines are even): every cell is cut the
+    # same way, whatever pixel its line starts on.
+    size = grid.cell_size
+    work, even = grid.restitched(rgb, margin=max(size))
+    if lat is None and not grid.uniform:
+        # The lattice finder needs even lines; on the board cut onto an even
+        # lattice it tells whether every cell is blank, as on any other board.
+        try:
+            cut: Lattice | None = find_lattice(work)
+        except (LatticeError, ImageError):
+            cut = None
+        if cut is not None and (cut.rows, cut.cols) == (grid.rows, grid.cols):
+            lat = cut
     from msolver.vision.classify import fit_tilesets, observed_unknown_tile
     from msolver.vision.tiles import rescale_tiles
 
@@ -394,16 +421,17 @@ def calibrate(
                 themes.append(load_profile(b))
             except ProfileError:
                 continue
-    size = (round(grid.pitch[0]), round(grid.pitch[1]))
     # one candidate tile set per theme and recorded tile size, all at this board's size
     sets: list[tuple[Profile, dict[str, tuple[Image, ...]]]] = []
     for prof_ in themes:
         for src in prof_.tile_sizes():
             sets.append((prof_, rescale_tiles(prof_.tiles_at(src), size)))
     fit = None
-    if lat is not None:
-        fit = fit_tilesets(rgb, grid.origin, grid.pitch, grid.rows, grid.cols, [t for _, t in sets])
-    if sets:
+    if lat is not None or not grid.uniform:
+        fit = fit_tilesets(
+            work, even.origin, even.pitch, grid.rows, grid.cols, [t for _, t in sets]
+        )
+    if sets and grid.uniform:
         # The lattice centres boxes on each tile's centre of symmetry; a
         # theme's recorded box can sit up to a pixel off it (a bevel wider on
         # one side): try the geometry of the theme's faces too.
@@ -430,7 +458,7 @@ def calibrate(
         fit is not None
         and fit.mean_distance <= _THEME_FIT
         and fit.readable >= _THEME_READABLE
-        and (lat is None or _theme_matches(rgb, grid, sets, fit.index, fit.origin, fit.pitch))
+        and (lat is None or _theme_matches(work, even, sets, fit.index, fit.origin, fit.pitch))
     ):
         base, tiles = sets[fit.index]
         tiles = {k: tuple(v) for k, v in tiles.items()}
@@ -448,6 +476,15 @@ def calibrate(
             float(whole_px(o)) if float(p).is_integer() else o
             for o, p in zip(fit.origin, pitch, strict=True)
         )
+        if not grid.uniform:
+            # the fit's shift of the even cut moves every line's own edge alike
+            grid = grid.moved(fit.origin[0] - even.origin[0], fit.origin[1] - even.origin[1])
+            whole = all(float(p).is_integer() for p in pitch)
+            origin, pitch = grid.origin, grid.pitch
+            if whole:
+                xs, ys = (tuple(float(whole_px(v)) for v in e) for e in grid.edges())
+                grid = Grid.from_edges(xs, ys)
+                origin, pitch = grid.origin, grid.pitch
         theme_name = base.theme
     elif theme is not None and theme != "custom":
         raise CalibrationError(
@@ -472,17 +509,15 @@ def calibrate(
         # Each cell's own blank look: a gradient or texture behind the tiles
         # makes cells of one kind differ, and only a cell's own look says it
         # is still unopened.
-        screen_xy = (origin[0] + screen_origin[0], origin[1] + screen_origin[1])
-        blank = cell_patches(rgb, screen_xy, pitch, grid.rows, grid.cols, offset=screen_origin)
+        blank = grid_patches(rgb, grid.moved(*screen_origin), offset=screen_origin)
+    if grid.uniform:
+        placed = Grid(origin=origin, pitch=pitch, rows=grid.rows, cols=grid.cols)
+    else:
+        placed = grid
     prof = Profile(
         name=name,
         theme=theme_name,
-        grid=Grid(
-            origin=(origin[0] + screen_origin[0], origin[1] + screen_origin[1]),
-            pitch=pitch,
-            rows=grid.rows,
-            cols=grid.cols,
-        ),
+        grid=placed.moved(*screen_origin),
         mines=mines,
         tiles=tiles,
         new_game=new_game if new_game is not None else (base.new_game if base else None),

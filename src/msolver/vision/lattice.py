@@ -35,11 +35,13 @@ box is [ox + c*px, ox + (c+1)*px) x [oy + r*py, oy + (r+1)*py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from msolver.vision.geometry import Grid, line_of
 from msolver.vision.image import Image, as_rgb
 
 F = npt.NDArray[np.float64]
@@ -742,3 +744,160 @@ def cell_offset(tile: Image) -> tuple[float, float]:
     cx, _px = _refine(ex, row.astype(np.float64).mean(axis=(0, 2)), w / 2, float(w), 5)
     cy, _py = _refine(ey.T, col.astype(np.float64).mean(axis=(1, 2)), h / 2, float(h), 5)
     return (cx - w / 2, cy - h / 2)
+
+
+# A line laid out further than this from the best straight line through all
+# of them is cut by its own edge (GTK at a fractional size: steps of 27 and
+# 26 px); within it the one origin + k * pitch rule cuts every cell alike.
+_UNEVEN = 1.0
+
+
+def measure_lines(image: Image, grid: Grid) -> Grid:
+    """The grid with each column's and row's own edges where the lines are laid unevenly.
+
+    Every boundary between two cells is found near where the grid puts it
+    (within a quarter pitch) by aligning its edge profile to the board's
+    mean boundary profile, three times over as the mean sharpens; the
+    boundary itself is then placed by the one origin rule on that sharp
+    mean (the strongest repeating edge, or the middle of a gap or line).
+    An axis whose measured lines all sit within _UNEVEN of one straight
+    line keeps the grid's origin and pitch unchanged.
+    """
+    rgb = as_rgb(image)
+    ex, ey = _edges(rgb)
+    left, top, width, height = grid.rect()
+    h, w = rgb.shape[:2]
+    x0, x1 = max(0, left), min(w, left + width)
+    y0, y1 = max(0, top), min(h, top + height)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return grid
+    src, smooth = rgb, _undither(rgb)
+    raw = float(ex[y0:y1, x0:x1].sum() + ey[y0:y1, x0:x1].sum())
+    sx, sy = _edges(smooth)
+    if float(sx[y0:y1, x0:x1].sum() + sy[y0:y1, x0:x1].sum()) < _DITHERED * raw:
+        # a stippled face: its own pixel edges would drown the cells'
+        ex, ey, src = sx, sy, smooth
+    grey = src.astype(np.float64).mean(axis=2)
+    xs, ys = grid.edges()
+    mx = _line_edges(ex[y0:y1].sum(axis=0), grey[y0:y1].mean(axis=0), xs, grid.pitch[0])
+    my = _line_edges(ey[:, x0:x1].sum(axis=1), grey[:, x0:x1].mean(axis=1), ys, grid.pitch[1])
+    if mx is None and my is None:
+        return grid
+    if mx is None:
+        mx = xs if grid.xs is not None else None
+    if my is None:
+        my = ys if grid.ys is not None else None
+    ox, px = line_of(mx) if mx is not None else (grid.origin[0], grid.pitch[0])
+    oy, py = line_of(my) if my is not None else (grid.origin[1], grid.pitch[1])
+    return Grid(
+        origin=(ox, oy),
+        pitch=(px, py),
+        rows=grid.rows,
+        cols=grid.cols,
+        xs=mx,
+        ys=my,
+    )
+
+
+def _line_edges(
+    prof_in: npt.NDArray[np.float32], level: F, edges: tuple[float, ...], p: float
+) -> tuple[float, ...] | None:
+    """Measured box edges along one axis, or None when the lines are even (see measure_lines).
+
+    prof_in[j]: edge strength between pixels j-1 and j; level[i]: grey of pixel i.
+    """
+    prof = np.asarray(prof_in, np.float64)
+    n = len(edges) - 1
+    if n < 3 or prof.sum() <= 0:
+        return None
+    pos = np.arange(len(prof), dtype=np.float64)
+    step = 0.25
+    u = np.arange(-p / 2, p / 2, step)
+    reach = p / 4
+    shifts = np.arange(-reach, reach + 1e-9, step)
+    pred = np.asarray(edges, np.float64)
+    at = pred.copy()
+    inner = np.arange(1, n)
+    for _ in range(3):
+        tmpl = np.mean([np.interp(at[k] + u, pos, prof, 0.0, 0.0) for k in inner], axis=0)
+        if float(tmpl.max()) <= 0:
+            return None
+        for k in inner:
+            sc = np.array(
+                [float(np.dot(np.interp(at[k] + u + d, pos, prof, 0.0, 0.0), tmpl)) for d in shifts]
+            )
+            ok = np.abs(at[k] + shifts - pred[k]) <= reach
+            if not ok.any():
+                continue
+            sc[~ok] = -np.inf
+            i = int(np.argmax(sc))
+            if not np.isfinite(sc[i]) or sc[i] <= 0:
+                continue
+            d = float(shifts[i])
+            if 0 < i < len(shifts) - 1 and np.isfinite(sc[i - 1]) and np.isfinite(sc[i + 1]):
+                a, b, c = sc[i - 1], sc[i], sc[i + 1]
+                den = a - 2 * b + c
+                if den < 0:
+                    d += step * 0.5 * (a - c) / den
+            at[k] += d
+    tmpl = np.mean([np.interp(at[k] + u, pos, prof, 0.0, 0.0) for k in inner], axis=0)
+    lpos = np.arange(len(level), dtype=np.float64) + 0.5
+
+    def grey_at(offsets: F) -> F:
+        return np.asarray(
+            np.mean([np.interp(at[k] + offsets, lpos, level) for k in inner], axis=0), np.float64
+        )
+
+    at += _snap(tmpl, u, p, grey_at)
+    ks = inner.astype(np.float64)
+    am = np.stack([np.ones(len(ks)), ks], axis=1)
+    (f0, fp), *_ = np.linalg.lstsq(am, at[inner], rcond=None)
+    if float(np.max(np.abs(at[inner] - (f0 + fp * ks)))) <= _UNEVEN:
+        return None
+    # the board's first and last edges have no neighbour beyond the frame
+    # (whose own lines would pull them): each takes the step next to it, as
+    # a toolkit lays its wider cells side by side
+    at[0] = at[1] - (at[2] - at[1])
+    at[n] = at[n - 1] + (at[n - 1] - at[n - 2])
+    return tuple(float(v) for v in at)
+
+
+def _snap(tmpl: F, u: F, p: float, grey_at: Callable[[F], F]) -> float:
+    """Where the boundary sits in a boundary-centred mean edge profile: the origin rule
+    of _boundary_shift (the strongest edge; the middle of a gap or line between cells)."""
+    step = float(u[1] - u[0])
+    m = len(tmpl)
+    near = np.abs(u) <= p / 3
+
+    def strength(i: int) -> float:
+        hw = round(0.75 / step)
+        return float(tmpl[max(0, i - hw) : i + hw + 1].sum())
+
+    def centroid(i: int) -> float:
+        hw = round(1.0 / step)
+        idx = np.arange(max(0, i - hw), min(m, i + hw + 1))
+        vals = tmpl[idx]
+        tot = float(vals.sum())
+        return float(u[i] + (step * float((vals * (idx - i)).sum()) / tot if tot > 0 else 0.0))
+
+    hw = round(1.0 / step)
+    peaks = [
+        i
+        for i in range(m)
+        if near[i] and tmpl[i] > 0 and tmpl[i] >= tmpl[max(0, i - hw) : i + hw + 1].max()
+    ]
+    if not peaks:
+        return 0.0
+    i1 = max(peaks, key=strength)
+    b = centroid(i1)
+    rivals = [i for i in peaks if 1.5 < abs(u[i] - u[i1]) <= p / 4]
+    if rivals:
+        i2 = max(rivals, key=strength)
+        if strength(i2) >= 0.8 * strength(i1):
+            mid = (b + centroid(i2)) / 2
+            t = np.arange(0.5, abs(centroid(i2) - b) / 2 + 2.0, 0.5)
+            g = grey_at(np.concatenate([mid - t, mid + t]))
+            diff = float(np.mean(np.abs(g[: len(t)] - g[len(t) :])))
+            if diff <= 0.35 * max(float(np.ptp(g)), 1e-6):
+                b = mid
+    return b

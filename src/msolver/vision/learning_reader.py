@@ -46,7 +46,7 @@ from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board,
 from msolver.core.clock import Clock, RealClock
 from msolver.vision.contentbatch import InkRule, contents_of
 from msolver.vision.geometry import Grid
-from msolver.vision.image import Image, px
+from msolver.vision.image import Image
 from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.naming import name_looks
 from msolver.vision.patchcache import PatchCache, PatchMemo
@@ -212,19 +212,18 @@ class LearningReader:
         # Whether the profile's number tiles are this reader's own looks (no base).
         self._own_tiles = base is None
         self._clock: Clock = clock or RealClock()
-        self._grid = Grid(profile.origin, profile.pitch, profile.rows, profile.cols)
+        self._grid = profile.grid
         left, top, _, _ = self._grid.rect()
         self._offset = (left, top)
         self._w, self._h = round(profile.pitch[0]), round(profile.pitch[1])
-        self._xs = [
-            px(profile.origin[0] + c * profile.pitch[0]) - left for c in range(profile.cols)
-        ]
-        self._ys = [px(profile.origin[1] + r * profile.pitch[1]) - top for r in range(profile.rows)]
+        # each cell from its own line's edges (see Grid: uneven layouts)
+        xs, ys = profile.grid.cell_edges()
+        self._xs = [x - left for x in xs[:-1]]
+        self._ys = [y - top for y in ys[:-1]]
         self._nbrs = neighbours_table(profile.cols, profile.rows)
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
-        self._cut = (profile.origin, profile.pitch, profile.rows, profile.cols)
-        self._patch_cache = PatchCache(*self._cut, self._offset)
+        self._patch_cache = PatchCache(self._grid, self._offset)
         # _still's verdicts, and the blank looks and thresholds they hold for.
         self._still_memo = PatchMemo(profile.rows * profile.cols)
         self._still_for = (self._blank, self._same)
@@ -859,16 +858,14 @@ def blank_image(profile: Profile) -> Image:
     rebuilt from each cell's blank look (or the unopened tile)."""
     import cv2
 
-    left, top, width, height = Grid(
-        profile.origin, profile.pitch, profile.rows, profile.cols
-    ).rect()
+    left, top, width, height = profile.grid.rect()
+    xs, ys = profile.grid.cell_edges()
     w, h = round(profile.pitch[0]), round(profile.pitch[1])
     img = np.zeros((height + h, width + w, 3), dtype=np.uint8)
     unknown = profile.tiles_at()["unknown"][0][:, :, :3]
     for i in range(profile.rows * profile.cols):
         r, c = divmod(i, profile.cols)
-        x = px(profile.origin[0] + c * profile.pitch[0]) - left
-        y = px(profile.origin[1] + r * profile.pitch[1]) - top
+        x, y = xs[c] - left, ys[r] - top
         if profile.blank is None:
             img[y : y + h, x : x + w] = unknown
         else:

@@ -69,8 +69,7 @@ def probability_of(colour: Sequence[float] | npt.NDArray[Any]) -> float:
 
 def cell_inner_box(grid: Grid, row: int, col: int) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) in whole pixels of the tinted part of a cell (x1, y1 exclusive)."""
-    (ox, oy), (px, py) = grid.origin, grid.pitch
-    x0, y0 = ox + col * px, oy + row * py
+    x0, y0, px, py = grid.cell_box(row, col)
     return (
         int(np.floor(x0 + INSET * px + 0.5)),
         int(np.floor(y0 + INSET * py + 0.5)),
@@ -91,10 +90,7 @@ def tint_box(grid: Grid, row: int, col: int) -> tuple[int, int, int, int]:
 
 
 def cell_centre(grid: Grid, row: int, col: int) -> tuple[float, float]:
-    return (
-        grid.origin[0] + (col + 0.5) * grid.pitch[0],
-        grid.origin[1] + (row + 0.5) * grid.pitch[1],
-    )
+    return grid.centre_xy(row, col)
 
 
 def _check(image: Image, grid: Grid, board: Board, prob: Sequence[float | None]) -> None:
@@ -106,8 +102,9 @@ def _check(image: Image, grid: Grid, board: Board, prob: Sequence[float | None])
     if len(prob) != board.size:
         raise OverlayError(f"{len(prob)} probabilities for a board of {board.size} cells")
     h, w = image.shape[:2]
-    (ox, oy), (px, py) = grid.origin, grid.pitch
-    if ox < -0.5 or oy < -0.5 or ox + grid.cols * px > w + 0.5 or oy + grid.rows * py > h + 0.5:
+    ox, oy = grid.col_edge(0), grid.row_edge(0)
+    right, bottom = grid.col_edge(grid.cols), grid.row_edge(grid.rows)
+    if ox < -0.5 or oy < -0.5 or right > w + 0.5 or bottom > h + 0.5:
         raise OverlayError(
             f"the board ({grid.cols}x{grid.rows} cells at {ox:.0f},{oy:.0f}) "
             f"does not fit the {w}x{h} picture"

@@ -18,28 +18,26 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from msolver.vision.image import Image, px
-from msolver.vision.profile import BLANK_K, cell_patches
+from msolver.vision.geometry import Grid
+from msolver.vision.image import Image
+from msolver.vision.profile import BLANK_K, grid_patches
 
 
 class PatchCache:
-    """`cell_patches` of one board's cells over a sequence of frames."""
+    """`grid_patches` of one board's cells over a sequence of frames."""
 
-    def __init__(
-        self,
-        origin: tuple[float, float],
-        pitch: tuple[float, float],
-        rows: int,
-        cols: int,
-        offset: tuple[int, int] = (0, 0),
-    ) -> None:
-        self._cut = (origin, pitch, rows, cols)
+    def __init__(self, grid: Grid, offset: tuple[int, int] = (0, 0)) -> None:
+        # Boxes where `grid_patches` cuts them: each line's own edge (uneven
+        # boards), one whole-pixel cell size.
+        self._grid = grid
         self._offset = offset
+        rows, cols = grid.rows, grid.cols
         self._n = rows * cols
-        w, h = round(pitch[0]), round(pitch[1])
+        w, h = grid.cell_size
         self._w, self._h = w, h
-        self._xs = np.array([px(origin[0] + c * pitch[0]) - offset[0] for c in range(cols)])
-        self._ys = [px(origin[1] + r * pitch[1]) - offset[1] for r in range(rows)]
+        ex, ey = grid.cell_edges()
+        self._xs = np.array([v - offset[0] for v in ex[:-1]])
+        self._ys = [v - offset[1] for v in ey[:-1]]
         self._cols = cols
         self._even = bool(
             np.all(np.diff(self._xs) == w) and np.all(np.diff(np.array(self._ys)) == h)
@@ -98,7 +96,7 @@ class PatchCache:
             self._valid[:] = False
             self.frame += 1
             self.since[:] = self.frame
-            return cell_patches(image, *self._cut, which, self._offset)
+            return grid_patches(image, self._grid, which, self._offset)
         changed = self._changed(image)
         self.frame += 1
         self.since[changed] = self.frame
@@ -107,7 +105,7 @@ class PatchCache:
         ask = np.asarray(which, dtype=np.intp)
         need = [int(i) for i in ask[~self._valid[ask]]] if ask.size else []
         if need:
-            fresh = cell_patches(image, *self._cut, need, self._offset)
+            fresh = grid_patches(image, self._grid, need, self._offset)
             assert fresh is not None
             self._patches[need] = fresh
             self._valid[need] = True

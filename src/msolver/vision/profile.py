@@ -57,7 +57,7 @@ import numpy as np
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG
 from msolver.files import atomic_open
-from msolver.vision.geometry import Grid
+from msolver.vision.geometry import Grid, GridError, line_of
 from msolver.vision.image import Image
 from msolver.vision.strip import Strip
 from msolver.vision.tiles import rescale_tiles
@@ -112,6 +112,8 @@ THEME_FIRST_CLICK: dict[str, str] = {
 def default_first_click(theme: str) -> str:
     """The first-click rule a profile of `theme` gets unless told otherwise."""
     return THEME_FIRST_CLICK.get(theme, "safe")
+
+
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -206,7 +208,14 @@ class Profile:
         """A copy with fields changed; origin, pitch, rows and cols change the grid."""
         geometry = {k: changes.pop(k) for k in ("origin", "pitch", "rows", "cols") if k in changes}
         if geometry:
-            changes["grid"] = replace(self.grid, **geometry)
+            grid = self.grid
+            if "origin" in geometry:
+                # a board's own line edges move with it
+                grid = grid.moved_to(geometry.pop("origin"))
+            if geometry:
+                # another pitch or size is another, even lattice
+                grid = replace(grid, xs=None, ys=None, **geometry)
+            changes["grid"] = grid
         return replace(self, **changes)
 
     # -- serialisation -------------------------------------------------------------
@@ -221,6 +230,8 @@ class Profile:
             "pitch": list(self.pitch),
             "rows": self.rows,
             "cols": self.cols,
+            **({} if self.grid.xs is None else {"col_edges": list(self.grid.xs)}),
+            **({} if self.grid.ys is None else {"row_edges": list(self.grid.ys)}),
             "mines": self.mines,
             "new_game": self.new_game,
             "chord": self.chord,
@@ -260,12 +271,7 @@ class Profile:
             prof = cls(
                 name=str(data["name"]),
                 theme=str(data["theme"]),
-                grid=Grid(
-                    origin=(float(data["origin"][0]), float(data["origin"][1])),
-                    pitch=(float(data["pitch"][0]), float(data["pitch"][1])),
-                    rows=int(data["rows"]),
-                    cols=int(data["cols"]),
-                ),
+                grid=_grid_of(data, where),
                 mines=int(data["mines"]),
                 tiles=tiles,
                 new_game=None if data.get("new_game") is None else str(data["new_game"]),
@@ -324,6 +330,35 @@ class Profile:
             )
 
 
+def _edges_of(data: dict[str, Any], key: str, where: str) -> tuple[float, ...] | None:
+    """A profile's optional list of one axis's box edges; ProfileError if it is not one."""
+    got = data.get(key)
+    if got is None:
+        return None
+    if not isinstance(got, list) or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in got
+    ):
+        raise ProfileError(f"{where}: corrupt profile ({key} is not a list of numbers)")
+    return tuple(float(v) for v in got)
+
+
+def _grid_of(data: dict[str, Any], where: str) -> Grid:
+    """The board's grid from a profile's JSON: origin and pitch, and any line's own edges."""
+    origin = (float(data["origin"][0]), float(data["origin"][1]))
+    pitch = (float(data["pitch"][0]), float(data["pitch"][1]))
+    rows, cols = int(data["rows"]), int(data["cols"])
+    xs, ys = _edges_of(data, "col_edges", where), _edges_of(data, "row_edges", where)
+    try:
+        grid = Grid(origin, pitch, rows, cols, xs, ys)
+    except GridError as exc:
+        raise ProfileError(f"{where}: corrupt profile ({exc})") from exc
+    if xs is not None or ys is not None:
+        # where a line has its own edges, its origin and pitch follow from them
+        (ox, px), (oy, py) = (line_of(e) for e in grid.edges())
+        grid = Grid((ox, oy), (px, py), rows, cols, xs, ys)
+    return grid
+
+
 def cell_patches(
     image: Image,
     origin: tuple[float, float],
@@ -342,13 +377,23 @@ def cell_patches(
     alike) and is one rounded pitch wide; None when the image does not hold
     the board.
     """
+    return grid_patches(image, Grid(origin, pitch, rows, cols), which, offset)
+
+
+def grid_patches(
+    image: Image,
+    grid: Grid,
+    which: list[int] | None = None,
+    offset: tuple[int, int] = (0, 0),
+) -> Image | None:
+    """cell_patches of a grid in screen pixels, each cell from its own line's edges."""
     import cv2
 
-    from msolver.vision.image import px
-
-    w, h = round(pitch[0]), round(pitch[1])
-    xs = [px(origin[0] + c * pitch[0]) - offset[0] for c in range(cols)]
-    ys = [px(origin[1] + r * pitch[1]) - offset[1] for r in range(rows)]
+    rows, cols = grid.rows, grid.cols
+    w, h = grid.cell_size
+    ex, ey = grid.cell_edges()
+    xs = [v - offset[0] for v in ex[:-1]]
+    ys = [v - offset[1] for v in ey[:-1]]
     if min(xs[0], ys[0]) < 0 or image.shape[0] < ys[-1] + h or image.shape[1] < xs[-1] + w:
         return None
     cells = list(range(rows * cols)) if which is None else which
