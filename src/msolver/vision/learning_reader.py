@@ -726,9 +726,9 @@ class LearningReader:
             # in many games (sgt-mines): it opens the cell's neighbours too.
             chord = i in self._batch and keys[i] not in (UNKNOWN, FLAG)
             if chord or blank_face(i):
-                for j in self._nbrs[i]:
-                    reach.add(j)
-                    todo.append(j)
+                reach.update(self._nbrs[i])
+                # A cell already done would be popped and passed over: not queued.
+                todo.extend(j for j in self._nbrs[i] if j not in done)
         return reach
 
     def _seen(self, keys: list[int], board: Board, looks: dict[int, int] | None = None) -> None:
