@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from msolver.core.board import EXPLODED, MINE, Board
+from msolver.core.board import EXPLODED, MINE, UNKNOWN, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game
 from msolver.vision.dryrun import Renderer
@@ -279,6 +279,18 @@ def _line(what: str, size: str, seconds: list[float]) -> str:
     )
 
 
+def first_read(tape: Tape) -> str:
+    """How a new reader on the tape's profile reads the tape's first frame (a blank
+    board): "exact" when every cell is read unopened and sure."""
+    frame, now = next((c[1], c[2]) for c in tape.calls if c[0] == "read")
+    reading = new_reader(tape.profile, FakeClock(now)).read(frame.image())
+    wrong = sum(1 for s in reading.board.cells if s != UNKNOWN)
+    if reading.problem or reading.low_confidence or wrong:
+        unsure = len(reading.low_confidence)
+        return f"NOT exact ({wrong} read opened, {unsure} unsure: {reading.problem or '-'})"
+    return "exact"
+
+
 def _ratio(custom: list[float], built: list[float]) -> float:
     return statistics.median(custom) / statistics.median(built)
 
@@ -289,6 +301,12 @@ def main() -> None:
     ap.add_argument("--learn-games", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--palettes",
+        type=int,
+        default=0,
+        help="time this many unseen themes per size (default: up to the first one kept)",
+    )
     args = ap.parse_args()
     print(f"{'reader':<34} {'cells':>10} {'':>6}         per frame, CPU time")
     for k, name in enumerate(BUILTINS):
@@ -301,7 +319,7 @@ def main() -> None:
         alone = _times(classifier, args.repeat, _classifier)
         print(_line("  its classifier alone", size, alone), flush=True)
         # A palette whose learned profile is kept (learned_profile may refuse one).
-        for palette in range(args.seed + 10 * k, args.seed + 10 * k + 4):
+        for palette in range(args.seed + 10 * k, args.seed + 10 * k + (args.palettes or 4)):
             learning, learned = custom_tapes(
                 round(p.pitch[0]), palette, args.learn_games, args.games
             )
@@ -316,7 +334,9 @@ def main() -> None:
             custom = _times(learned, args.repeat)
             print(_line(f"custom {palette}, saved profile", size, custom), flush=True)
             print(f"  custom / built-in, median: {_ratio(custom, built):.2f}x", flush=True)
-            break
+            print(f"  its first read (the next game's blank board): {first_read(learned)}")
+            if not args.palettes:
+                break
 
 
 if __name__ == "__main__":

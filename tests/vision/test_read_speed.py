@@ -41,6 +41,11 @@ class ReferenceReader(LearningReader):
     def _still(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
         return self._still_now(patches, ask)
 
+    def _halfway_verdicts(
+        self, got: F32 | Image, cells: list[int], looks: list[int]
+    ) -> npt.NDArray[np.bool_]:
+        return self._halfway_now(got, cells, looks)
+
     def _match(self, c: Content, i: int | None = None) -> tuple[int | None, bool]:
         best: int | None = None
         best_d = 1.0
@@ -287,3 +292,43 @@ def test_patch_cache_on_whole_pixel_boxes_and_four_channel_grabs(channels: int) 
         want = cell_patches(image, origin, pitch, rows, cols, every, offset)
         assert got is not None and want is not None
         assert got.tobytes() == want.tobytes(), f"frame {frame}"
+
+
+def test_halfway_verdicts_kept_per_patch_equal_the_formula(tapes: tuple[Tape, Tape]) -> None:
+    """`_halfway`'s memo gives `_halfway_now`'s verdict for every patch and look, as
+    patches and looks change between calls and when the blank looks change."""
+    profile = tapes[1].profile
+    reader = LearningReader(profile)
+    assert len(reader.looks) >= 2
+    rng = np.random.default_rng(7)
+    n = profile.rows * profile.cols
+    blank = np.clip(np.rint(reader._blank), 0, 255).astype(np.uint8)
+    look_patches = [
+        np.clip(np.rint(np.asarray(look.patch)), 0, 255).astype(np.uint8) for look in reader.looks
+    ]
+    cells = [int(i) for i in rng.choice(n, 60, replace=False)]
+    looks = [int(k) for k in rng.integers(0, len(reader.looks), len(cells))]
+    # A third still blank, a third showing their look, a third in between.
+    patches = np.stack(
+        [
+            blank[i]
+            if j % 3 == 0
+            else look_patches[k]
+            if j % 3 == 1
+            else ((blank[i].astype(np.uint16) + look_patches[k]) // 2).astype(np.uint8)
+            for j, (i, k) in enumerate(zip(cells, looks, strict=True))
+        ]
+    )
+    seen = set()
+    for step in range(6):
+        if step == 2:
+            patches[::5] = rng.integers(0, 256, patches[::5].shape, dtype=np.uint8)
+        if step == 3:
+            looks = [(k + 1) % len(reader.looks) if j % 4 == 0 else k for j, k in enumerate(looks)]
+        if step == 4:
+            reader._blank = np.roll(reader._blank, 1, axis=0)  # new blank looks: memo reset
+        got = reader._halfway_verdicts(patches.copy(), cells, looks)
+        want = reader._halfway_now(patches.astype(np.float32), cells, looks)
+        assert got.tolist() == want.tolist(), f"step {step}"
+        seen |= set(got.tolist())
+    assert seen == {True, False}

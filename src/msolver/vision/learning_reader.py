@@ -224,9 +224,11 @@ class LearningReader:
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
         self._patch_cache = PatchCache(self._grid, self._offset)
-        # _still's verdicts, and the blank looks and thresholds they hold for.
+        # _still's and _halfway's verdicts, and the blank looks and thresholds
+        # they hold for.
         self._still_memo = PatchMemo(profile.rows * profile.cols)
-        self._still_for = (self._blank, self._same)
+        self._halfway_memo = PatchMemo(profile.rows * profile.cols)
+        self._memo_for = (self._blank, self._same)
         # With a base reader: whether each cell's blank look is known (the
         # profile's, or taken from the first fresh board); until then the base's
         # unopened cells are taken as read.
@@ -325,11 +327,16 @@ class LearningReader:
         if not added:
             return None
         out = self.profile.with_changes(tiles={k: tuple(v) for k, v in tiles.items()}, **changes)
-        if not blank_reads_blank(out):
-            return None
-        if self._blank_frame is not None and not reads_blank(out, self._blank_frame):
-            return None
-        return out
+        # Judged on the blank board this reader saw, pixel for pixel. A board
+        # rebuilt from the profile's BLANK_K-sample looks is no stand-in for it
+        # on a textured or stippled theme: cut again, its patches differ from the
+        # ones it was built from by more than a cell may differ from itself, and
+        # every such profile would be refused. The rebuilt board is asked only
+        # when no blank board was seen (it is exact for an older profile's one
+        # unopened tile).
+        if self._blank_frame is not None:
+            return out if reads_blank(out, self._blank_frame) else None
+        return out if blank_reads_blank(out) else None
 
     # -- pixels ------------------------------------------------------------------------
 
@@ -446,6 +453,10 @@ class LearningReader:
                 states = [None] * n
                 ask = list(range(n))
             elif not ask:
+                if self._blank_frame is None and all(s == UNKNOWN for s in first.board.cells):
+                    # A fresh board read by the base alone: the blank board a
+                    # learned profile must read blank.
+                    self._blank_frame = image.copy()
                 self._seen(list(first.board.cells), first.board)
                 self._candidate = None
                 return first
@@ -562,12 +573,18 @@ class LearningReader:
         and its blank look alone, and between frames most patches are the same."""
         if patches.dtype != np.uint8 or not ask:
             return self._still_now(patches, ask)
-        blank, same = self._still_for
-        if blank is not self._blank or same is not self._same:
-            self._still_memo.reset()
-            self._still_for = (self._blank, self._same)
+        self._check_memos()
         raw: Image = np.asarray(patches, dtype=np.uint8)
         return self._still_memo.get(raw, ask, lambda got, at, _k: self._still_now(got, at))
+
+    def _check_memos(self) -> None:
+        """Forget the memos' verdicts when the blank looks they were taken against
+        changed (a base reader's first fresh board sets them)."""
+        blank, same = self._memo_for
+        if blank is not self._blank or same is not self._same:
+            self._still_memo.reset()
+            self._halfway_memo.reset()
+            self._memo_for = (self._blank, self._same)
 
     def _still_now(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
         """Which of the cells `ask` (their patches) still show their own blank look.
@@ -604,12 +621,33 @@ class LearningReader:
             return []
         places = [k for k, _ in matched]
         cells = [ask[k] for k in places]
-        got = patches[places].astype(np.float32)
-        tiles = np.stack([self.looks[b].patch for _, b in matched])  # type: ignore[misc]
+        near = self._halfway_verdicts(patches[places], cells, [b for _, b in matched])
+        return [i for i, h in zip(cells, near, strict=True) if h]
+
+    def _halfway_verdicts(
+        self, got: F32 | Image, cells: list[int], looks: list[int]
+    ) -> npt.NDArray[np.bool_]:
+        """`_halfway_now`, taken again only for the cells whose patch or matched look
+        differs from those it was last taken on: a verdict is a function of the
+        patch, the look's patch (fixed once the look is made) and the cell's
+        blank look, and between frames most matched cells are the same."""
+        if got.dtype != np.uint8:
+            return self._halfway_now(got, cells, looks)
+        self._check_memos()
+        raw: Image = np.asarray(got, dtype=np.uint8)
+        return self._halfway_memo.get(raw, cells, self._halfway_now, looks)
+
+    def _halfway_now(
+        self, patches: F32 | Image, cells: list[int], looks: list[int]
+    ) -> npt.NDArray[np.bool_]:
+        """Per cell (its patch in `patches`, the look it matched): whether its whole patch is
+        nearer its own blank look than that look's patch, and not within the
+        cell's SAME of the look."""
+        got = patches.astype(np.float32)
+        tiles = np.stack([self.looks[b].patch for b in looks])  # type: ignore[misc]
         to_look = (((got - tiles) / 255.0) ** 2).reshape(len(cells), -1).mean(axis=1)
         to_blank = (((got - self._blank[cells]) / 255.0) ** 2).reshape(len(cells), -1).mean(axis=1)
-        near = (to_blank < to_look) & (to_look > self._same[cells])
-        return [i for i, h in zip(cells, near, strict=True) if h]
+        return np.asarray((to_blank < to_look) & (to_look > self._same[cells]))
 
     def _doubt_base(self, image: Image, first: Reading) -> list[int]:
         """The cells to read here: those the base reader is unsure of, and those it
@@ -687,9 +725,9 @@ class LearningReader:
             # in many games (sgt-mines): it opens the cell's neighbours too.
             chord = i in self._batch and keys[i] not in (UNKNOWN, FLAG)
             if chord or blank_face(i):
-                for j in self._nbrs[i]:
-                    reach.add(j)
-                    todo.append(j)
+                reach.update(self._nbrs[i])
+                # A cell already done would be popped and passed over: not queued.
+                todo.extend(j for j in self._nbrs[i] if j not in done)
         return reach
 
     def _seen(self, keys: list[int], board: Board, looks: dict[int, int] | None = None) -> None:
