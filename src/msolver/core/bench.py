@@ -255,10 +255,8 @@ def tally(
 ) -> Tally:
     """Play `games` games keeping only running totals (bounded memory)."""
     t = Tally()
-    for r in stream(width, height, mines, first_click, games, seed, workers):
+    for r in _told(stream(width, height, mines, first_click, games, seed, workers), progress):
         t.add(r)
-        if progress:
-            progress(1)
     return t
 
 
@@ -273,12 +271,17 @@ def run(
     progress: Callable[[int], None] | None = None,
 ) -> list[GameResult]:
     """Play `games` games; `progress(n)` is told how many finished since last call."""
-    results: list[GameResult] = []
-    for r in stream(width, height, mines, first_click, games, seed, workers):
-        results.append(r)
+    return list(_told(stream(width, height, mines, first_click, games, seed, workers), progress))
+
+
+def _told(
+    results: Iterator[GameResult], progress: Callable[[int], None] | None
+) -> Iterator[GameResult]:
+    """The results as they come, telling `progress` of each one."""
+    for r in results:
         if progress:
             progress(1)
-    return results
+        yield r
 
 
 def summarise(results: Iterable[GameResult] | Tally) -> Summary:
