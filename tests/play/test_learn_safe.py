@@ -476,6 +476,43 @@ def test_a_pressed_cell_drawn_as_a_0_then_opened_as_a_number_is_no_changed_look(
     after = reader.read(grab(showing(screen, list(game.board.cells))))
     assert not after.problem, after.problem
     assert after.board == game.board
+    # A cell whose every neighbour is opened or flagged: drawn sunken it is a 0
+    # beside a flag, which no game shows either.
+    board = game.board
+
+    def count(j: int) -> int:
+        return sum(game.is_mine(k) for k in board.neighbours(j))
+
+    enclosed = next(
+        t
+        for t, s in enumerate(board.cells)
+        if s == UNKNOWN
+        and not game.is_mine(t)
+        and all(count(j) > 0 for j in board.neighbours(t) if not game.is_mine(j))
+    )
+    nbrs = list(board.neighbours(enclosed))
+    mines = frozenset(j for j in nbrs if game.is_mine(j))
+    safe = [j for j in nbrs if j not in mines and board.cells[j] == UNKNOWN]
+    for j in safe:
+        game.open(j)
+    reader.sent(mines, frozenset(), frozenset(safe))
+    shown = [FLAG if j in mines else s for j, s in enumerate(game.board.cells)]
+    for _ in range(20):
+        flagged = reader.read(grab(showing(screen, shown)))
+        clock.now += 0.3
+        if not flagged.problem and not flagged.alternatives:
+            break
+    assert flagged.board.cells == tuple(shown), flagged.problem
+    assert shown[enclosed] == UNKNOWN and all(shown[j] != UNKNOWN for j in nbrs)
+    pressed = list(shown)
+    pressed[enclosed] = 0
+    reader.sent(frozenset(), frozenset(), frozenset({enclosed}))
+    assert reader.read(grab(showing(screen, pressed))).board.cells[enclosed] == 0
+    game.open(enclosed)
+    shown[enclosed] = game.board.cells[enclosed]
+    assert shown[enclosed] > 0
+    after = reader.read(grab(showing(screen, shown)))
+    assert not after.problem and after.board.cells == tuple(shown), after.problem
     # A cell that truly opened still may not change its look.
     moved = list(game.board.cells)
     moved[start] = 8 if moved[start] != 8 else 7

@@ -696,13 +696,15 @@ class LearningReader:
         ]
 
     def _pressed(self, i: int) -> bool:
-        """Whether cell i last read as a 0 beside an unopened cell: no game shows
-        that (a 0 opens its neighbours), so it was a cell drawn sunken while the
-        button was down (minegauler, Qt), not an opened cell; the player acts on
-        no such board, and the cell's look then is no evidence of anything."""
+        """Whether cell i last read as a 0 beside an unopened or flagged cell: no
+        game shows that (a 0 opens its neighbours; we flag only proven mines), so
+        it was a cell drawn sunken while the button was down (minegauler, Qt),
+        not an opened cell. The player acts on no such board (a 0 beside an
+        unopened cell is refused, beside a flag it reads inconsistent), so the
+        cell's look then is no evidence of anything."""
         last = self._last
         assert last is not None
-        return last[i] == 0 and any(last[j] == UNKNOWN for j in self._nbrs[i])
+        return last[i] == 0 and any(last[j] in (UNKNOWN, FLAG) for j in self._nbrs[i])
 
     def _same_key(self, last: int, now: int) -> bool:
         if last == now:
