@@ -436,3 +436,84 @@ def test_a_faint_preview_on_an_unopened_cell_is_read_again_not_taken_for_a_0() -
     # The preview goes: the board reads as it is, with no "changed look" stop.
     reading = reader.read(frame)
     assert not reading.problem and reading.board == game.board, reading.problem
+
+
+def test_a_pressed_cell_drawn_as_a_0_then_opened_as_a_number_is_no_changed_look() -> None:
+    # minegauler (Qt) draws a cell sunken while the button is down: the opened
+    # 0's look. A grab between press and release reads it as a 0 that borders
+    # unopened cells (a board no game shows; the player refuses to act on it),
+    # and the release then opens it as a number. That 0 was never evidence of
+    # an opened cell, so the number is read, not a "changed look" stop.
+    theme = Theme.random(3)
+    screen = themed_sim(3, theme)
+    clock = FakeClock(0.0)
+    reader = LearningReader(blank_profile(screen), clock=clock)
+    assert not reader.read(grab(screen)).problem
+    game, start = _opened_by_one_click(3)
+    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
+    frame = grab(showing(screen, list(game.board.cells)))
+    for _ in range(20):
+        reading = reader.read(frame)
+        clock.now += 0.3
+        if not reading.problem and not reading.alternatives:
+            break
+    assert reading.board == game.board and not reading.problem, reading.problem
+    cells = game.board.cells
+    target = next(
+        i
+        for i, s in enumerate(cells)
+        if s == UNKNOWN
+        and not game.is_mine(i)
+        and any(cells[j] >= 0 for j in game.board.neighbours(i))
+        and 0 in set(reading.board.cells)
+    )
+    pressed = list(cells)
+    pressed[target] = 0
+    reader.sent(frozenset({target}), frozenset(), frozenset())
+    first = reader.read(grab(showing(screen, pressed)))
+    assert first.board.cells[target] == 0 and not first.problem, first.problem
+    game.open(target)
+    after = reader.read(grab(showing(screen, list(game.board.cells))))
+    assert not after.problem, after.problem
+    assert after.board == game.board
+    # A cell whose every neighbour is opened or flagged: drawn sunken it is a 0
+    # beside a flag, which no game shows either.
+    board = game.board
+
+    def count(j: int) -> int:
+        return sum(game.is_mine(k) for k in board.neighbours(j))
+
+    enclosed = next(
+        t
+        for t, s in enumerate(board.cells)
+        if s == UNKNOWN
+        and not game.is_mine(t)
+        and all(count(j) > 0 for j in board.neighbours(t) if not game.is_mine(j))
+    )
+    nbrs = list(board.neighbours(enclosed))
+    mines = frozenset(j for j in nbrs if game.is_mine(j))
+    safe = [j for j in nbrs if j not in mines and board.cells[j] == UNKNOWN]
+    for j in safe:
+        game.open(j)
+    reader.sent(mines, frozenset(), frozenset(safe))
+    shown = [FLAG if j in mines else s for j, s in enumerate(game.board.cells)]
+    for _ in range(20):
+        flagged = reader.read(grab(showing(screen, shown)))
+        clock.now += 0.3
+        if not flagged.problem and not flagged.alternatives:
+            break
+    assert flagged.board.cells == tuple(shown), flagged.problem
+    assert shown[enclosed] == UNKNOWN and all(shown[j] != UNKNOWN for j in nbrs)
+    pressed = list(shown)
+    pressed[enclosed] = 0
+    reader.sent(frozenset(), frozenset(), frozenset({enclosed}))
+    assert reader.read(grab(showing(screen, pressed))).board.cells[enclosed] == 0
+    game.open(enclosed)
+    shown[enclosed] = game.board.cells[enclosed]
+    assert shown[enclosed] > 0
+    after = reader.read(grab(showing(screen, shown)))
+    assert not after.problem and after.board.cells == tuple(shown), after.problem
+    # A cell that truly opened still may not change its look.
+    moved = list(game.board.cells)
+    moved[start] = 8 if moved[start] != 8 else 7
+    assert reader.read(grab(showing(screen, moved))).problem == "opened cells changed their look"

@@ -523,7 +523,9 @@ class LearningReader:
             moved = [
                 i
                 for i in range(n)
-                if self._last[i] != UNKNOWN and not self._same_key(self._last[i], keys[i])
+                if self._last[i] != UNKNOWN
+                and not self._same_key(self._last[i], keys[i])
+                and not self._pressed(i)
             ]
             if moved:
                 # Opened cells never change look in a game: a ripple, a focus ring
@@ -692,6 +694,17 @@ class LearningReader:
             s if s is not None else _LOOK_KEY + look_of[i] if i in look_of else _LOOK_KEY - 1
             for i, s in enumerate(states)
         ]
+
+    def _pressed(self, i: int) -> bool:
+        """Whether cell i last read as a 0 beside an unopened or flagged cell: no
+        game shows that (a 0 opens its neighbours; we flag only proven mines), so
+        it was a cell drawn sunken while the button was down (minegauler, Qt),
+        not an opened cell. The player acts on no such board (a 0 beside an
+        unopened cell is refused, beside a flag it reads inconsistent), so the
+        cell's look then is no evidence of anything."""
+        last = self._last
+        assert last is not None
+        return last[i] == 0 and any(last[j] in (UNKNOWN, FLAG) for j in self._nbrs[i])
 
     def _same_key(self, last: int, now: int) -> bool:
         if last == now:
