@@ -389,76 +389,43 @@ def in_ci() -> bool:
     return os.environ.get("MSOLVER_REQUIRE_DISPLAY") == "1" or os.environ.get("CI") == "true"
 
 
-def minegauler_python() -> Path:
-    """The venv's python with minegauler installed (created from PyPI on first use)."""
-    py = MINEGAULER_VENV / "bin" / "python"
-    stamp = MINEGAULER_VENV / f".minegauler-{MINEGAULER_VERSION}"
+def _pypi_venv(venv: Path, package: str, version: str) -> Path:
+    """The python of `venv` with `package==version` installed from PyPI wheels
+    (the venv made on first use; a stamp file marks a finished install)."""
+    py = venv / "bin" / "python"
+    stamp = venv / f".{package}-{version}"
     if stamp.exists() and py.exists():
         return py
     CACHE.mkdir(parents=True, exist_ok=True)
     try:
         if not py.exists():
             subprocess.run(
-                [sys.executable, "-m", "venv", str(MINEGAULER_VENV)],
+                [sys.executable, "-m", "venv", str(venv)],
                 check=True,
                 capture_output=True,
                 timeout=120,
             )
         subprocess.run(
-            [
-                str(py),
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "--only-binary=:all:",
-                f"minegauler=={MINEGAULER_VERSION}",
-            ],
+            [str(py), "-m", "pip", "install", "-q", "--only-binary=:all:", f"{package}=={version}"],
             check=True,
             capture_output=True,
             timeout=600,
         )
     except (subprocess.SubprocessError, OSError) as exc:
         detail = getattr(exc, "stderr", b"") or b""
-        raise Unavailable(f"cannot install minegauler: {exc} {detail[-300:]!r}") from exc
+        raise Unavailable(f"cannot install {package}: {exc} {detail[-300:]!r}") from exc
     stamp.touch()
     return py
+
+
+def minegauler_python() -> Path:
+    """The venv's python with minegauler installed (created from PyPI on first use)."""
+    return _pypi_venv(MINEGAULER_VENV, "minegauler", MINEGAULER_VERSION)
 
 
 def pygame_python() -> Path:
     """The venv's python with pygame-minesweeper (PyPI wheels), made on first use."""
-    py = PYGAME_VENV / "bin" / "python"
-    stamp = PYGAME_VENV / f".pygame-minesweeper-{PYGAME_VERSION}"
-    if stamp.exists() and py.exists():
-        return py
-    CACHE.mkdir(parents=True, exist_ok=True)
-    try:
-        if not py.exists():
-            subprocess.run(
-                [sys.executable, "-m", "venv", str(PYGAME_VENV)],
-                check=True,
-                capture_output=True,
-                timeout=120,
-            )
-        subprocess.run(
-            [
-                str(py),
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "--only-binary=:all:",
-                f"pygame-minesweeper=={PYGAME_VERSION}",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-    except (subprocess.SubprocessError, OSError) as exc:
-        detail = getattr(exc, "stderr", b"") or b""
-        raise Unavailable(f"cannot install pygame-minesweeper: {exc} {detail[-300:]!r}") from exc
-    stamp.touch()
-    return py
+    return _pypi_venv(PYGAME_VENV, "pygame-minesweeper", PYGAME_VERSION)
 
 
 def web_dir() -> Path:
