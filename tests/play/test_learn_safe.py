@@ -11,6 +11,7 @@ import itertools
 import json
 from dataclasses import replace
 from types import SimpleNamespace
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -122,6 +123,31 @@ def _opened_by_one_click(seed: int) -> tuple[Game, int]:
     return game, start
 
 
+class _Opened(NamedTuple):
+    screen: ThemedScreen
+    clock: FakeClock
+    reader: LearningReader
+    game: Game
+    start: int
+    frame: np.ndarray
+    reading: Reading
+
+
+def _read_an_opening(seed: int) -> _Opened:
+    """A random theme's blank board read, one click's opening shown and read
+    twice a second apart (the first read waits for the frame to hold still)."""
+    screen = themed_sim(seed, Theme.random(seed))
+    clock = FakeClock(0.0)
+    reader = LearningReader(blank_profile(screen), clock=clock)
+    reader.read(grab(screen))
+    game, start = _opened_by_one_click(seed)
+    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
+    frame = grab(showing(screen, list(game.board.cells)))
+    reader.read(frame)
+    clock.now += 1.0
+    return _Opened(screen, clock, reader, game, start, frame, reader.read(frame))
+
+
 def test_a_change_where_we_did_not_click_is_unread_and_never_named() -> None:
     theme = Theme.random(6)
     screen = themed_sim(6, theme)
@@ -152,16 +178,11 @@ def test_a_change_where_we_did_not_click_is_unread_and_never_named() -> None:
 
 
 def test_a_ripple_on_an_opened_cell_is_read_again_not_learned() -> None:
-    screen = themed_sim(7, Theme.random(7))
-    clock = FakeClock(0.0)
-    reader = LearningReader(blank_profile(screen), clock=clock)
-    reader.read(grab(screen))
-    game, start = _opened_by_one_click(7)
-    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
-    frame = grab(showing(screen, list(game.board.cells)))
-    reader.read(frame)
-    clock.now += 1.0
-    assert reader.read(frame).board == game.board
+    o = _read_an_opening(7)
+    screen, clock, reader, game, frame, reading = (
+        o.screen, o.clock, o.reader, o.game, o.frame, o.reading
+    )
+    assert reading.board == game.board
     looks = len(reader.looks)
     # A click ripple lightens one opened cell for a moment.
     g = screen.grid
@@ -182,16 +203,8 @@ def test_a_ripple_on_an_opened_cell_is_read_again_not_learned() -> None:
 
 
 def test_learned_tiles_are_kept_only_once_a_finished_board_proves_them() -> None:
-    screen = themed_sim(8, Theme.random(8))
-    clock = FakeClock(0.0)
-    reader = LearningReader(blank_profile(screen), clock=clock)
-    reader.read(grab(screen))
-    game, start = _opened_by_one_click(8)
-    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
-    frame = grab(showing(screen, list(game.board.cells)))
-    reader.read(frame)
-    clock.now += 1.0
-    reader.read(frame)
+    o = _read_an_opening(8)
+    screen, reader, game, frame = o.screen, o.reader, o.game, o.frame
     assert reader.learned and reader.learned_profile() is None  # named, not proven
     # A won board, completed by the rules: the looks it shows are proven.
     mines = game.layout
@@ -274,16 +287,9 @@ def test_random_themes_play_whole_games_with_no_misread(one_ink: bool) -> None:
 
 
 def test_after_a_certain_click_a_known_look_elsewhere_stops_at_once() -> None:
-    screen = themed_sim(13, Theme.random(13))
-    clock = FakeClock(0.0)
-    reader = LearningReader(blank_profile(screen), clock=clock)
-    reader.read(grab(screen))
-    game, start = _opened_by_one_click(13)
-    reader.sent(frozenset(), frozenset({start}), frozenset({start}))
-    frame = grab(showing(screen, list(game.board.cells)))
-    reader.read(frame)
-    clock.now += 1.0
-    assert reader.read(frame).board == game.board
+    o = _read_an_opening(13)
+    screen, reader, game, reading = o.screen, o.reader, o.game, o.reading
+    assert reading.board == game.board
     # A certain open of one cell; a number shows up far from it as well.
     cells = list(game.board.cells)
     safe = next(i for i, s in enumerate(cells) if s == UNKNOWN and i not in game.layout)
