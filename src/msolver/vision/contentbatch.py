@@ -38,11 +38,38 @@ class InkRule:
     span: float
 
 
+def glyph_shape(
+    weight: npt.NDArray[np.float32],
+    centre: tuple[float, float],
+    spread: tuple[float, float],
+    glyph: int,
+    span: float,
+) -> npt.NDArray[np.float64]:
+    """The ink's weights resampled to a glyph x glyph square covering its
+    centre +- `span` spreads on each axis: the glyph's shape whatever its
+    size in the cell (one rule for `content` and `contents_of`)."""
+    import cv2
+
+    (cx, cy), (sx, sy) = centre, spread
+    ax, ay = 2 * span * sx / glyph, 2 * span * sy / glyph
+    to_glyph = np.array(
+        [[ax, 0.0, cx - ax * (glyph / 2 - 0.5)], [0.0, ay, cy - ay * (glyph / 2 - 0.5)]]
+    )
+    shape: npt.NDArray[np.float64] = cv2.warpAffine(
+        weight,
+        to_glyph,
+        (glyph, glyph),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    ).astype(np.float64)
+    return shape
+
+
 def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
     """(face, ink, shape, aspect) of each box as `learning_reader.content` finds
     them; the boxes are all one size. None for boxes too small to have an inside
     (`content` then takes the whole box)."""
-    import cv2
 
     if not tiles:
         return []
@@ -87,18 +114,7 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
         wk = weight[j]
         sx = max(0.5, float(np.sqrt(var_x[j] / tot)))
         sy = max(0.5, float(np.sqrt(var_y[j] / tot)))
-        ax, ay = 2 * span * sx / glyph, 2 * span * sy / glyph
-        to_glyph = np.array(
-            [[ax, 0.0, cx - ax * (glyph / 2 - 0.5)], [0.0, ay, cy - ay * (glyph / 2 - 0.5)]]
-        )
-        shape = cv2.warpAffine(
-            wk,
-            to_glyph,
-            (glyph, glyph),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=0.0,
-        ).astype(np.float64)
+        shape = glyph_shape(wk, (cx, cy), (sx, sy), glyph, span)
         ink = np.median(inner[k][mask_i[j]], axis=0)
         result[k] = (result[k][0], ink, shape.reshape(-1), float(np.log(sx / sy)))
     return result

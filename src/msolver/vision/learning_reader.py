@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
 from msolver.core.clock import Clock, RealClock
-from msolver.vision.contentbatch import InkRule, contents_of
+from msolver.vision.contentbatch import InkRule, contents_of, glyph_shape
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.lookmatch import LookTable, best_look
@@ -124,7 +124,6 @@ class Content:
 
 def content(tile: Image) -> Content:
     """The content of one cell box: face colour, ink colour and glyph shape."""
-    import cv2
 
     h, w = tile.shape[:2]
     # Leave out the cell's rim: grid lines, bevels and gaps are not content.
@@ -152,18 +151,7 @@ def content(tile: Image) -> Content:
     cx, cy = float((weight * xs).sum()) / total, float((weight * ys).sum()) / total
     sx = max(0.5, float(np.sqrt((weight * (xs - cx) ** 2).sum() / total)))
     sy = max(0.5, float(np.sqrt((weight * (ys - cy) ** 2).sum() / total)))
-    ax, ay = 2 * GLYPH_SPAN * sx / GLYPH, 2 * GLYPH_SPAN * sy / GLYPH
-    to_glyph = np.array(
-        [[ax, 0.0, cx - ax * (GLYPH / 2 - 0.5)], [0.0, ay, cy - ay * (GLYPH / 2 - 0.5)]]
-    )
-    shape = cv2.warpAffine(
-        weight,
-        to_glyph,
-        (GLYPH, GLYPH),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=0.0,
-    ).astype(np.float64)
+    shape = glyph_shape(weight, (cx, cy), (sx, sy), GLYPH, GLYPH_SPAN)
     ink = np.median(inner[mask], axis=0)
     return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)))
 
