@@ -53,6 +53,19 @@ class Certain:
         return bool(self.safe or self.mines)
 
 
+def _cannot_hold(width: int, i: int, s: int, flagged: int, n_unknown: int) -> str:
+    """Why the number s at cell i cannot hold, beside `flagged` mines shown and
+    `n_unknown` unknown neighbours (said alike by a whole build and an update)."""
+    r, c = divmod(i, width)
+    need = s - flagged
+    why = (
+        f"it has {flagged} flagged neighbours"
+        if need < 0
+        else f"it needs {need} more mines but has {n_unknown} unknown neighbours"
+    )
+    return f"row {r}, col {c}: the {s} cannot hold: {why}"
+
+
 def build(board: Board) -> Constraints | Inconsistent:
     cells = board.cells
     nbrs = neighbours_table(board.width, board.height)
@@ -76,13 +89,7 @@ def build(board: Board) -> Constraints | Inconsistent:
                 flagged += 1
         need = s - flagged
         if need < 0 or need > len(unk):
-            r, c = divmod(i, board.width)
-            why = (
-                f"it has {flagged} flagged neighbours"
-                if need < 0
-                else f"it needs {need} more mines but has {len(unk)} unknown neighbours"
-            )
-            return Inconsistent(f"row {r}, col {c}: the {s} cannot hold: {why}")
+            return Inconsistent(_cannot_hold(board.width, i, s, flagged, len(unk)))
         if not unk:
             continue
         key = tuple(unk)
@@ -223,13 +230,7 @@ class Builder:
                         flagged += 1
                 need = s - flagged
                 if need < 0 or need > len(unk):
-                    r, c = divmod(i, board.width)
-                    why = (
-                        f"it has {flagged} flagged neighbours"
-                        if need < 0
-                        else f"it needs {need} more mines but has {len(unk)} unknown neighbours"
-                    )
-                    bad[i] = f"row {r}, col {c}: the {s} cannot hold: {why}"
+                    bad[i] = _cannot_hold(board.width, i, s, flagged, len(unk))
                 elif unk:
                     con = Constraint(tuple(unk), need)
             prev = said.get(i)
