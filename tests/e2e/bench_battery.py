@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -130,12 +131,44 @@ def sim_note(variant: tp.Variant) -> str:
     return ""
 
 
+class PlayTimeout(Exception):
+    """msolver did not exit in time; `stderr` holds what it printed, ending
+    with every thread's stack (Python's fault handler, on SIGABRT)."""
+
+    def __init__(self, timeout: float, stderr: str) -> None:
+        super().__init__(f"timed out after {timeout:.0f} s")
+        self.stderr = stderr
+
+    def where(self) -> str:
+        """The innermost msolver frame of the main thread: where it hung."""
+        main = self.stderr.split("Current thread", 1)[-1]
+        frames = [ln.strip() for ln in main.splitlines() if "msolver" in ln and "File" in ln]
+        return frames[0] if frames else "no stack dumped"
+
+
 def _msolver(
     args: list[str], env: dict[str, str], timeout: float
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*MSOLVER, *args], capture_output=True, text=True, timeout=timeout, env=env, check=False
+    # A run that hangs is killed with SIGABRT: the fault handler then prints
+    # where every thread was, so a hang on another machine can be read.
+    proc = subprocess.Popen(
+        [*MSOLVER, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(env, PYTHONFAULTHANDLER="1"),
     )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        try:
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        raise PlayTimeout(timeout, err) from None
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def _events(path: Path) -> list[dict[str, Any]]:
@@ -308,8 +341,8 @@ def run_one(
                     timeout,
                 )
                 rc, err = play.returncode, play.stderr
-            except subprocess.TimeoutExpired:
-                rc, err = -1, f"timed out after {timeout:.0f} s"
+            except PlayTimeout as exc:
+                rc, err = -1, f"{exc.stderr}\n{exc} in {exc.where()}"
             if keep is not None:
                 keep.mkdir(parents=True, exist_ok=True)
                 shutil.copy(shot, keep / f"{variant.name}-blank.png")

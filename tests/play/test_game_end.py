@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from msolver.core.board import EXPLODED, MINE, WRONG_FLAG, Board
+from msolver.core.board import EXPLODED, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.capture import RecordedCapture
@@ -307,3 +307,53 @@ def test_a_win_the_game_marks_with_its_mines_in_an_unlearned_look_is_won(seed: i
     assert sim.game.status is Status.WON
     assert outcome.stopped is None, outcome.stopped
     assert [g.result for g in outcome.games] == ["won"]
+
+
+class _Chatty(Exception):
+    """The player said far more than one game can need: it is going round in a loop."""
+
+
+@pytest.mark.parametrize("seed", [3, 27, 43])
+def test_a_loss_that_shows_the_whole_board_in_new_looks_ends_once(seed: int) -> None:
+    # As it is lost the game shows every cell: its mines in a look never
+    # learned, and the numbers under cells nobody opened. The verdict (lost)
+    # then marks those numbers as drawn mines and reads inconsistent; before,
+    # the player re-judged that verdict for ever without sleeping (a CI run of
+    # xbomb hung for 150 s after one game). It is one lost game, said once.
+    w, h, mines = 9, 9, 10
+    sim, player = _small_game(w, h, mines, seed, unseen=True)
+    game = sim.game
+
+    def show_all(b: Board) -> Board:
+        if game.status is not Status.LOST:
+            return b
+        truth = game.layout
+        nbrs = [
+            [
+                (r + dr) * w + c + dc
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= r + dr < h and 0 <= c + dc < w
+            ]
+            for r, c in (divmod(i, w) for i in range(w * h))
+        ]
+        cells = tuple(
+            sum(j in truth for j in nbrs[i]) if s == UNKNOWN and i not in truth else s
+            for i, s in enumerate(b.cells)
+        )
+        return Board(w, h, b.mines, cells)
+
+    assert isinstance(player.reader, SimReader)
+    player.reader.corrupt = show_all
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        if len(said) > 50:
+            raise _Chatty(said[-1])
+
+    player.say = say
+    outcome = player.run()
+    assert game.status is Status.LOST
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["lost"]

@@ -259,14 +259,21 @@ class Player:
             if self.settings.log_reads:
                 self.log.write(event="read", game=number, board=board.to_text())
             try:
-                if prev is not None:
-                    self._check_continuity(prev, board, skip=prev_unsure | reading.unsure)
-                decision = self._decide(reading)
-                if decision.status == "inconsistent":
-                    raise PlayStop(
-                        f"the board reads inconsistent ({decision.reason}); stopped instead of "
-                        "guessing: is the board covered or the profile for another game?"
-                    )
+                if game.covered and game_state(board) is not None:
+                    # A verdict on the game's end, its hidden cells taken from
+                    # the board before: nothing on it can be checked against
+                    # that board, and a game may show cells no rule explains
+                    # as it ends (every number, as it is lost).
+                    decision = self._decide(reading)
+                else:
+                    if prev is not None:
+                        self._check_continuity(prev, board, skip=prev_unsure | reading.unsure)
+                    decision = self._decide(reading)
+                    if decision.status == "inconsistent":
+                        raise PlayStop(
+                            f"the board reads inconsistent ({decision.reason}); stopped instead "
+                            "of guessing: is the board covered or the profile for another game?"
+                        )
             except PlayStop:
                 # The stop key first: pressed over the game it may have opened
                 # a menu over the board (GTK opens one on F10).
@@ -276,8 +283,10 @@ class Player:
                 if self.clock() > recheck_until:
                     # A game that covers its board as it ends (a full-window
                     # "you lose" screen) reads as nonsense with confidence.
-                    ended = self._ended_under_cover(reading, prev, sent)
-                    if ended is None:
+                    # (Judged once: a verdict judged again would give itself
+                    # again, for ever.)
+                    ended = None if game.covered else self._ended_under_cover(reading, prev, sent)
+                    if ended is None or game_state(ended.board) is None:
                         raise
                     reading, game.covered = ended, True
                     continue
