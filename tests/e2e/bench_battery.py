@@ -350,6 +350,9 @@ def run_one(
                 if log.exists():
                     shutil.copy(log, keep / f"{variant.name}-play.jsonl")
                 (keep / f"{variant.name}-stderr.txt").write_text(err)
+            if variant.game == "tk-mines":
+                # laid at each game's first click: known once the games are over
+                mines_by_game = tp.tk_layouts(win)
             evs = _events(log)
             res.played, res.won, res.certain_losses, res.misread_clicks = score_log(
                 evs, mines_by_game, truth.cols, res.notes

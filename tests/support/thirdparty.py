@@ -290,6 +290,29 @@ def _web(zoom: float, cols: int, rows: int, mines: int) -> Variant:
     )
 
 
+TK_END = (
+    "mines drawn as '*' (the hit one on red) after a loss, flags on every mine after a "
+    "win; with --dialog a message box over the window"
+)
+
+
+def _tk(style: str, cell: int, cols: int, rows: int, mines: int, dialog: bool = False) -> Variant:
+    size = f"c{cell}" if style == "image" else "text"
+    return Variant(
+        name=f"tk-{size}{'-dialog' if dialog else ''}-{cols}x{rows}",
+        game="tk-mines",
+        toolkit="Tk (tkinter Buttons)",
+        theme=f"tk-{style}",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        new_game="F2",
+        first_click="safe",
+        end_signal=TK_END,
+        params=(("style", style), ("cell", cell), ("dialog", dialog)),
+    )
+
+
 def _gnome(w: int, h: int) -> Variant:
     return Variant(
         name=f"gnome-mines-{w}x{h}",
@@ -323,6 +346,9 @@ BATTERY: tuple[Variant, ...] = (
     _sgt("sgt-low-2-t19", "low", 2, 19, 30, 16, 99),
     _sgt("sgt-low-3-t28", "low", 3, 28, 12, 10, 20),
     _sgt("sgt-low-4-t24", "low", 4, 24, 20, 14, 45),
+    # A hobby tkinter clone (tests/support/tkmines.py): stock Tk buttons.
+    _tk("image", 22, 16, 16, 40),
+    _tk("text", 0, 9, 9, 10, dialog=True),
     # gnome-mines at other window sizes (other tile sizes).
     _gnome(1000, 560),
     _gnome(1500, 800),
@@ -470,6 +496,11 @@ def available(variant: Variant) -> str | None:
             minegauler_python()
         elif variant.game == "pygame-minesweeper":
             pygame_python()
+        elif variant.game == "tk-mines":
+            try:
+                import tkinter  # noqa: F401
+            except ImportError:
+                return "tkinter is not installed (apt-get install python3-tk)"
         elif variant.game == "web-mfw":
             if shutil.which(CHROMIUM) is None:
                 return "chromium is not installed (apt-get install chromium)"
@@ -645,6 +676,20 @@ def launch(
         elif variant.game == "xbomb":
             cmd = ["/usr/games/xbomb", "-square", f"-{variant.param('level')}"]
             cls = "xbomb"
+        elif variant.game == "tk-mines":
+            cmd = [
+                sys.executable,
+                "-m",
+                "tests.support.tkmines",
+                f"--cols={variant.cols}",
+                f"--rows={variant.rows}",
+                f"--mines={variant.mines}",
+                f"--style={variant.param('style')}",
+                f"--cell={variant.param('cell')}",
+                f"--state={tmpdir / 'tk-state.jsonl'}",
+            ] + (["--dialog"] if variant.param("dialog") else [])
+            env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+            cls = "tkmines"
         elif variant.game == "pygame-minesweeper":
             py = pygame_python()
             env["SDL_AUDIODRIVER"] = "dummy"
@@ -748,6 +793,24 @@ def _write_minegauler_settings(py: Path, variant: Variant) -> None:
 
 
 # -- ground truth ---------------------------------------------------------------
+
+
+def tk_events(win: ThirdPartyWindow) -> list[dict[str, Any]]:
+    """What tests/support/tkmines.py wrote to its state file, in order."""
+    path = win.tmpdir / "tk-state.jsonl" if win.tmpdir is not None else None
+    if path is None or not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def tk_layouts(win: ThirdPartyWindow) -> dict[int, set[int]]:
+    """The mine layout of each game the player clicked in, numbered as the player does.
+
+    The game counts every new game; one nobody clicked in (a new-game key
+    sent twice) has no layout and is no game of the player's.
+    """
+    laid = [set(e["mines"]) for e in tk_events(win) if e.get("event") == "laid"]
+    return {k + 1: mines for k, mines in enumerate(laid)}
 
 
 def web_state(win: ThirdPartyWindow) -> dict[str, Any]:
@@ -865,6 +928,20 @@ def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
         off = 9.0
         pitch = (w - 2 * off) / cols
         return Truth(rows, cols, mines, (off, h - rows * pitch - off), (pitch, pitch))
+    if variant.game == "tk-mines":
+        # The game reports its first and last cell buttons' outer boxes; each
+        # has a 1 px focus ring in the window's grey around its bevel.
+        deadline = time.monotonic() + 10
+        geo = None
+        while geo is None and time.monotonic() < deadline:
+            geo = next((e for e in tk_events(win) if e.get("event") == "geometry"), None)
+            time.sleep(0.05)
+        if geo is None:
+            raise HarnessError("tk-mines reported no geometry")
+        (x0, y0, _, _), (x1, y1, _, _) = geo["first"], geo["last"]
+        px = (x1 - x0) / (cols - 1)
+        py = (y1 - y0) / (rows - 1)
+        return Truth(rows, cols, mines, (x0 + 1.0, y0 + 1.0), (px, py), (2.0, 2.0))
     if variant.game == "web-mfw":
         st = web_state(win)
         dpr = float(st["dpr"])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from msolver.core.board import FLAG, UNKNOWN
 from msolver.core.game import LEVELS
 from msolver.vision.geometry import Grid, GridError
 from msolver.vision.image import Image, ImageError, as_rgb
@@ -524,4 +525,38 @@ def calibrate(
         blank=blank,
     )
     prof.validate()
+    if base is not None and theme is None and not _reads_right(rgb, prof, screen_origin, lat):
+        # A grey bevelled button of another toolkit can be nearer a theme's
+        # unopened tile than any other theme's, and nearer still to that
+        # theme's opened 0: chosen, the theme would read this untouched board
+        # as opened. A board found as a lattice of alike blank cells must
+        # read as all unopened; one under way must keep room for its mines.
+        # Any other read, and the board is a look of its own.
+        return calibrate(
+            image,
+            mines=mines,
+            screen_origin=screen_origin,
+            name=name,
+            new_game=new_game,
+            theme="custom",
+        )
     return prof
+
+
+def _reads_right(
+    rgb: Image, prof: Profile, screen_origin: tuple[int, int], lat: Lattice | None
+) -> bool:
+    """Whether the profile reads the calibration picture as the board it was found to be."""
+    from msolver.vision.classify import read_board
+
+    try:
+        got = read_board(rgb, prof, image_origin=screen_origin)
+    except ValueError:  # ReadError: most cells match no tile
+        return False
+    if got.low_confidence:
+        return False
+    cells = got.board.cells
+    if lat is not None and not lat.unlike:
+        return all(s == UNKNOWN for s in cells)
+    hidden = sum(1 for s in cells if s in (UNKNOWN, FLAG))
+    return hidden >= prof.mines

@@ -156,6 +156,46 @@ def _pitch_candidates(ac: F, limit: float, many: bool = False) -> list[tuple[flo
     return keep[: 12 if many else 4]
 
 
+def _harmonic_pitch(ac: F, p: float) -> float:
+    """The pitch `p` refined on the autocorrelation's own peaks near p, 2p, 3p, ...
+
+    The comb fit weighs every multiple of a pitch alike, out to lags far
+    beyond a small board, where a background picture or a window's other
+    edges put their own bumps: on a 9-cell board of 24 px it said 24.43.
+    Each peak's place (to a fraction of a lag) up to the first that stands
+    out less than a quarter as much as the first one gives the pitch by
+    least squares through the origin.
+    """
+    lags = np.arange(len(ac), dtype=np.float64)
+    ks: list[float] = []
+    places: list[float] = []
+    first = 0.0
+    k = 1
+    while (k + 0.5) * p < len(ac) - 2:
+        lo, hi = max(1, int(np.floor((k - 0.2) * p))), int(np.ceil((k + 0.2) * p))
+        i = lo + int(np.argmax(ac[lo : hi + 1]))
+        if i in (lo, hi):
+            break  # no peak inside the window: the lattice's echo has died out
+        a, b, c = ac[i - 1], ac[i], ac[i + 1]
+        den = a - 2 * b + c
+        x = i + (0.5 * (a - c) / den if den < 0 else 0.0)
+        trough = 0.5 * float(np.interp(x - p / 2, lags, ac) + np.interp(x + p / 2, lags, ac))
+        standing = float(b) - trough
+        if k == 1:
+            first = standing
+        if first <= 0 or standing < 0.25 * first:
+            break
+        ks.append(float(k))
+        places.append(x)
+        k += 1
+    if not ks:
+        return p
+    karr, xarr = np.array(ks), np.array(places)
+    refined = float((karr * xarr).sum() / (karr * karr).sum())
+    # a refinement is a fraction of a pixel a cell; more is another lattice
+    return refined if abs(refined - p) <= 0.05 * p else p
+
+
 def _square_pairs(
     ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], max_lag: int, w: int, h: int
 ) -> list[tuple[float, float]]:
@@ -631,8 +671,9 @@ def find_lattice(image: Image) -> Lattice:
     fine = (rgb, *_edges(rgb))
     ex, ey = _edges(_undither(rgb))
     max_lag = int(min(_MAX_PITCH * 4, w - 1, h - 1))
-    cand_x = _pitch_candidates(_autocorr(ex, max_lag), w / 3)
-    cand_y = _pitch_candidates(_autocorr(ey.T, max_lag), h / 3)
+    ac_x, ac_y = _autocorr(ex, max_lag), _autocorr(ey.T, max_lag)
+    cand_x = _pitch_candidates(ac_x, w / 3)
+    cand_y = _pitch_candidates(ac_y, h / 3)
     pairs = sorted(
         (
             (px, py, sx * sy)
@@ -649,8 +690,15 @@ def find_lattice(image: Image) -> Lattice:
         if i >= 2 and sc < 0.5 * pairs[0][2]:
             break
         got = _board_at(rgb, ex, ey, (px, py), fine)
+        sharp = (_harmonic_pitch(ac_x, px), _harmonic_pitch(ac_y, py))
+        if max(abs(sharp[0] - px), abs(sharp[1] - py)) > 0.01:
+            # the comb's pitch can be off by a few tenths on a small board
+            # (see _harmonic_pitch): the board at the sharper pitch, if bigger
+            other = _board_at(rgb, ex, ey, sharp, fine)
+            if other is not None and (got is None or _cells_of(other) > _cells_of(got)):
+                got = other
         if got is not None:
-            found.append(got)
+            found.append(_at_own_pitch(rgb, ex, ey, got, fine))
     if not found:
         # only when the strong combs hold no board: each try costs a pass
         tried = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
@@ -668,7 +716,10 @@ def find_lattice(image: Image) -> Lattice:
             found = [min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)]
     if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
-    best = max(found, key=lambda g: _area(g[0]))
+    # a multiple of the pitch can hold a board of blocks of cells over the same
+    # area: the finest lattice that covers about the most
+    most = max(_area(g[0]) for g in found)
+    best = min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)
     lat, others = best
     # a blank board of another pitch elsewhere in the picture is a second
     # board (two games side by side at different tile sizes); a strip of
@@ -679,6 +730,34 @@ def find_lattice(image: Image) -> Lattice:
     if others > 0:
         raise LatticeError(f"{others + 1} boards found: show only one board")
     return lat
+
+
+def _at_own_pitch(
+    rgb: Image,
+    ex: npt.NDArray[np.float32],
+    ey: npt.NDArray[np.float32],
+    got: tuple[Lattice, int],
+    fine: tuple[Image, npt.NDArray[np.float32], npt.NDArray[np.float32]],
+) -> tuple[Lattice, int]:
+    """The board found again at the pitch measured on its own cells, if that finds more.
+
+    The comb fit's pitch comes from the whole picture: off by 0.03 px, the
+    cut drifts half a pixel over 16 cells and a row or column at the far
+    end no longer looks alike (a Tk board of stock buttons lost its first
+    row and column so). The pitch refined on the board's cells has no such
+    error; a board it finds no bigger is kept as it was.
+    """
+    lat = got[0]
+    again = _board_at(rgb, ex, ey, lat.pitch, fine)
+    if again is not None and _cells_of(again) > _cells_of(got):
+        return again
+    return got
+
+
+def _cells_of(got: tuple[Lattice, int]) -> int:
+    """Cells of a found board that look blank."""
+    lat = got[0]
+    return lat.rows * lat.cols - len(lat.unlike)
 
 
 def _pitch_of(got: tuple[Lattice, int]) -> float:
