@@ -217,6 +217,10 @@ class LearningReader:
         self._still_memo = PatchMemo(profile.rows * profile.cols)
         self._halfway_memo = PatchMemo(profile.rows * profile.cols)
         self._memo_for = (self._blank, self._same)
+        # What else _still's verdicts hold for: the last batch's cells and the
+        # flat looks known (see _still_now), as (batch, number of looks).
+        self._still_for: tuple[frozenset[int], int, bytes] = (frozenset(), 0, b"")
+        self._opened_refs: F32 | None = None
         # With a base reader: whether each cell's blank look is known (the
         # profile's, or taken from the first fresh board); until then the base's
         # unopened cells are taken as read.
@@ -564,8 +568,36 @@ class LearningReader:
         if patches.dtype != np.uint8 or not ask:
             return self._still_now(patches, ask)
         self._check_memos()
+        self._opened_refs = self._opened_looks(patches, ask)
+        now = (
+            self._batch,
+            len(self.looks),
+            b"" if self._opened_refs is None else self._opened_refs.tobytes(),
+        )
+        if now != self._still_for:
+            self._still_memo.reset()
+            self._still_for = now
         raw: Image = np.asarray(patches, dtype=np.uint8)
         return self._still_memo.get(raw, ask, lambda got, at, _k: self._still_now(got, at))
+
+    def _opened_looks(self, patches: F32 | Image, ask: list[int]) -> F32 | None:
+        """Whole patches of looks known to be opened cells, for `_still_now`: the named
+        looks without ink (a 0, say), and the patches of the last batch's cells that
+        no longer show their blank look (what a click opened, this frame)."""
+        refs = [
+            look.patch
+            for look in self.looks
+            if look.content.ink is None and look.state is not None and look.patch is not None
+        ]
+        at = {c: k for k, c in enumerate(ask)}
+        for cell in sorted(self._batch):
+            k = at.get(cell)
+            if k is None:
+                continue
+            got = np.asarray(patches[k], dtype=np.float32)
+            if float((((got - self._blank[cell]) / 255.0) ** 2).mean()) > self._same[cell]:
+                refs.append(got)
+        return np.stack(refs).astype(np.float32) if refs else None
 
     def _check_memos(self) -> None:
         """Forget the memos' verdicts when the blank looks they were taken against
@@ -585,15 +617,34 @@ class LearningReader:
         opens must not make a cell look opened. An opened cell changes inside
         or all round (a face, a glyph, a bevel that goes), so it never passes.
         """
-        d = ((patches.astype(np.float32) - self._blank[ask]) / 255.0) ** 2
+        got = patches.astype(np.float32)
+        d = ((got - self._blank[ask]) / 255.0) ** 2
         same = self._same[ask]
-        still = d.reshape(len(ask), -1).mean(axis=1) <= same
+        whole = d.reshape(len(ask), -1).mean(axis=1) <= same
         # The sliver lies along one vertical and one horizontal edge (the way the
         # origin is off); a bevel that goes when a cell opens runs along all four.
+        rim = np.zeros(len(ask), dtype=np.bool_)
         for rows in (slice(1, None), slice(None, -1)):
             for cols in (slice(1, None), slice(None, -1)):
                 rest = d[:, rows, cols].reshape(len(ask), -1).mean(axis=1)
-                still |= rest <= RIM_SHARE * same
+                rim |= rest <= RIM_SHARE * same
+        still = whole | rim
+        only_rim = np.flatnonzero(rim & ~whole)
+        if only_rim.size:
+            # Unless the cell itself opened with a change only there: a toolkit
+            # button drawn sunken instead of raised (Tk) changes just its bevel,
+            # which the cut can leave on two touching edges. A cell the last
+            # batch clicked, or one whose whole patch shows what a clicked cell
+            # opened into or a flat look named since (that sunken 0, opened by
+            # the 0 beside it), is not a sliver of its neighbour.
+            flat = self._opened_refs
+            for k in only_rim:
+                cell = ask[int(k)]
+                if cell in self._batch:
+                    still[k] = False
+                elif flat is not None:
+                    near = (((got[k] - flat) / 255.0) ** 2).reshape(len(flat), -1).mean(axis=1)
+                    still[k] = not bool((near <= same[k]).any())
         return np.asarray(still)
 
     def _halfway(self, patches: Image, ask: list[int], matched: list[tuple[int, int]]) -> list[int]:
