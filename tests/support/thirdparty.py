@@ -405,6 +405,7 @@ LIVE: tuple[str, ...] = (
     "pygame-2000-16x16",
     "web-mfw-z100-16x16",
     "web-mfw-z150-16x12",
+    "tk-c22-16x16",  # stock Tk buttons: opened cells differ from unopened in the bevel alone
 )
 
 
