@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tests.core.reference_solver as ref
-from msolver.core.board import UNKNOWN, Board
+from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver, endgame, guess, rules
 from msolver.core.solver.constraints import Builder, Constraints, build
@@ -271,6 +271,32 @@ def test_the_builders_first_rule_equals_the_rule_on_a_fresh_build(
             assert builder.build(frame) == cs
     # A game played on a few frames always has a frame the first rule settles.
     assert answered or longest < 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(positions, spoilt()), st.integers(0, 10**6))
+def test_unknown_cells_written_anyhow_build_as_a_fresh_build(board: Board, seed: int) -> None:
+    # Frames that only write over unknown cells take the builder's short way
+    # (a number's constraint from its last one). Here they are written with
+    # any number, a flag, a shown mine or a wrong flag, so numbers come to
+    # hold no more, hold again, or disagree, on spoilt boards too; with the
+    # list of changes (`since`) or without it.
+    builder = Builder()
+    rng = Random(seed)
+    states = [FLAG, MINE, EXPLODED, WRONG_FLAG, *range(9)]
+    frames = 0
+    while True:
+        assert builder.build(board) == build(board)
+        frames += 1
+        unknown = [i for i, s in enumerate(board.cells) if s == UNKNOWN]
+        if not unknown or frames > 12:
+            break
+        picked = rng.sample(unknown, min(len(unknown), rng.randrange(1, 12)))
+        cells = list(board.cells)
+        for i in picked:
+            cells[i] = rng.choice(states)
+        since = (board.cells, tuple(picked)) if rng.random() < 0.7 else None
+        board = Board(board.width, board.height, board.mines, tuple(cells), since)
 
 
 @settings(max_examples=60, deadline=None)
