@@ -22,7 +22,7 @@ exactly 0 or 1 is exact: those are the certain moves this tier adds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -33,6 +33,11 @@ from msolver.core.board import UNKNOWN, Board
 from msolver.core.solver.constraints import Constraints, Inconsistent, build
 
 Poly = list[int]  # index k -> number of layouts with k mines
+# The same, kept: counts that outlive a call (in the caches) are tuples. A
+# tuple of ints is dropped from the garbage collector's lists, a list never
+# is, and every full collection walks all that the caches hold (measured:
+# the collector took about a tenth of a game's time).
+Counts = tuple[int, ...]
 
 # The off-frontier cells' ways, C(unknown cells off the frontier, mines they
 # hold): large binomials (1-2 us each), asked for about 250 times a game but
@@ -68,7 +73,7 @@ def _inconsistent(board: Board, reason: str) -> Analysis:
     return Analysis("inconsistent", reason, (None,) * board.size, (), (), 0, frozenset(), None)
 
 
-def _conv(a: Poly, b: Poly) -> Poly:
+def _conv(a: Sequence[int], b: Sequence[int]) -> Poly:
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
@@ -116,8 +121,8 @@ def _band_order(n: int, adj: list[set[int]]) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class RegionCount:
-    total: Poly  # layouts by mine count
-    box_mines: list[Poly]  # per box: sum over layouts of its mines, by mine count
+    total: Counts  # layouts by mine count
+    box_mines: list[Counts]  # per box: sum over layouts of its mines, by mine count
 
 
 # Per position of the band order: the box's size, its constraints, how the
@@ -132,10 +137,13 @@ _Shape = tuple[
 # Plans by the region's shape (box sizes and which boxes each number sees),
 # which outlives the numbers' values: a lookahead candidate re-counts one
 # shape for every number it may show.
-_PLANS: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], tuple[list[int], _Shape]] = {}
+_PlanKey = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
+_PLANS: dict[_PlanKey, tuple[tuple[int, ...], _Shape]] = {}
 
 
-def _plan(sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]) -> tuple[list[int], _Shape]:
+def _plan(
+    sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], _Shape]:
     key = (sizes, cons)
     known = _PLANS.get(key)
     if known is not None:
@@ -182,7 +190,7 @@ def _plan(sizes: tuple[int, ...], cons: tuple[tuple[int, ...], ...]) -> tuple[li
         shape.append((sizes[b], tuple(mine_cons), nxt, close))
     if len(_PLANS) >= 4096:
         _PLANS.clear()
-    found = _PLANS[key] = (order, tuple(shape))
+    found = _PLANS[key] = (tuple(order), tuple(shape))
     return found
 
 
@@ -195,13 +203,13 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
     return count_by_free(sizes, cons, needs, frozenset(), 0)[0]
 
 
-def _unpack(x: int, width: int) -> Poly:
+def _unpack(x: int, width: int) -> Counts:
     mask = (1 << width) - 1
     out: Poly = []
     while x:
         out.append(x & mask)
         x >>= width
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,14 +222,14 @@ class _Packed:
     """
 
     total: int
-    sums: list[int]
+    sums: tuple[int, ...]
     width: int
     ystride: int
 
-    def total_for(self, v: int) -> Poly:
+    def total_for(self, v: int) -> Counts:
         return _unpack((self.total >> v * self.ystride) & ((1 << self.ystride) - 1), self.width)
 
-    def box_mines_for(self, v: int) -> list[Poly]:
+    def box_mines_for(self, v: int) -> list[Counts]:
         at, ymask, width = v * self.ystride, (1 << self.ystride) - 1, self.width
         return [_unpack((x >> at) & ymask, width) for x in self.sums]
 
@@ -239,7 +247,7 @@ def count_by_free(
     packed = _count_packed(sizes, cons, needs, free)
     out: list[RegionCount | None] = []
     for v in range(vmax + 1):
-        total = packed.total_for(v) if packed is not None else []
+        total = packed.total_for(v) if packed is not None else ()
         out.append(RegionCount(total, packed.box_mines_for(v)) if total and packed else None)
     return out
 
@@ -359,7 +367,7 @@ def _count_packed(
             if bt:
                 acc += mpoly * bt
         sums[order[i]] = acc
-    return _Packed(packed, sums, width, ystride)
+    return _Packed(packed, tuple(sums), width, ystride)
 
 
 Key = tuple[tuple[tuple[int, ...], int], ...]  # a region's (cells, need), sorted
@@ -378,9 +386,9 @@ class _Region:
 
     def __init__(
         self,
-        total: Poly,
+        total: Counts,
         boxes: tuple[tuple[int, ...], ...],  # the cells of each box
-        box_mines: tuple[Poly, ...] | None,
+        box_mines: tuple[Counts, ...] | None,
         packed: tuple[_Packed, int] | None = None,
     ) -> None:
         self.total = total
@@ -389,7 +397,7 @@ class _Region:
         self._packed = packed
 
     @property
-    def box_mines(self) -> tuple[Poly, ...]:
+    def box_mines(self) -> tuple[Counts, ...]:
         bm = self._box_mines
         if bm is None:
             assert self._packed is not None
@@ -484,7 +492,7 @@ def prime_key(key: Key, kf: int) -> None:
         _CACHE.clear()
     cells_of = tuple(tuple(b) for b in boxes)
     for v, kv in enumerate(keys):
-        total = counts.total_for(v) if counts is not None else []
+        total = counts.total_for(v) if counts is not None else ()
         _CACHE[kv] = _Region(total, cells_of, None, (counts, v)) if counts and total else None
 
 
@@ -637,7 +645,7 @@ class Recombined:
     def __init__(self, fixed: list[Key], varying_cells: int, n_unknown: int, mines_left: int):
         self._unknown = n_unknown
         self._ok = 0 <= mines_left <= n_unknown
-        self._fixed: list[tuple[list[int], list[int], list[tuple[int, Poly]]]] = []
+        self._fixed: list[tuple[Counts, list[int], list[tuple[int, Counts]]]] = []
         self._h: Poly = []
         self._o: Poly = []
         self._off = 0
