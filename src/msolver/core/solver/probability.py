@@ -618,6 +618,56 @@ def layouts_and_least(
     return solved.weight, least
 
 
+# What `Recombined` finds for one set of fixed regions: lookahead candidates
+# of one region whose numbers join no other region share it (about a
+# quarter of them, expert), so the last few are kept. Exact integers.
+_Fixed = tuple[Counts, list[int], list[tuple[int, Counts]]]
+_Recombination = tuple[bool, int, Poly, Poly, list[_Fixed]]
+_RECOMBINED: dict[tuple[tuple[Key, ...], int, int, int], _Recombination] = {}
+
+
+def _recombine(
+    fixed: list[Key], varying_cells: int, n_unknown: int, mines_left: int
+) -> _Recombination:
+    """`Recombined`'s weights: (fits, off-frontier cells, h, o, per fixed region)."""
+    if not 0 <= mines_left <= n_unknown:
+        return False, 0, [], [], []
+    regions: list[_Region] = []
+    frontier = varying_cells
+    for key in fixed:
+        reg = _count(key)
+        if reg is None:
+            return False, 0, [], [], []
+        regions.append(reg)
+        frontier += sum(len(b) for b in reg.boxes)
+    off = n_unknown - frontier
+    left = mines_left
+    q = len(regions)
+    prefix: list[Poly] = [[1]]
+    for reg in regions:
+        prefix.append(_conv(prefix[-1], reg.total))
+    suffix: list[Poly] = [[1]] * (q + 1)
+    for x in range(q - 1, -1, -1):
+        suffix[x] = _conv(regions[x].total, suffix[x + 1])
+    rest = prefix[q]
+    tlen = varying_cells + 1  # the varying region holds 0..varying_cells mines
+    span = len(rest) + tlen
+    ways = [_ways(off, left - s) if 0 <= left - s <= off else 0 for s in range(span)]
+    h = [sum(map(mul, rest, ways[t:])) for t in range(tlen)]
+    o: Poly = []
+    if off:
+        # C(off - 1, j - 1) = C(off, j) * j / off, exactly: no binomial looked up.
+        offw = [w * (left - s) // off if w else 0 for s, w in enumerate(ways)]
+        o = [sum(map(mul, rest, offw[t:])) for t in range(tlen)]
+    out: list[_Fixed] = []
+    for x, reg in enumerate(regions):
+        others = _conv(prefix[x], suffix[x + 1])
+        v = [sum(map(mul, others, ways[s:])) for s in range(len(reg.total) + tlen - 1)]
+        sized = [(len(c), bm) for c, bm in zip(reg.boxes, reg.box_mines, strict=True)]
+        out.append((reg.total, v, sized))
+    return True, off, h, o, out
+
+
 class Recombined:
     """`layouts_and_least` for boards whose regions are all fixed but one.
 
@@ -640,51 +690,18 @@ class Recombined:
     (each a ratio of the same two integers) are the same.
     """
 
-    __slots__ = ("_fixed", "_fixed_least", "_h", "_o", "_off", "_ok", "_unknown")
+    __slots__ = ("_fixed", "_h", "_o", "_off", "_ok", "_unknown")
 
     def __init__(self, fixed: list[Key], varying_cells: int, n_unknown: int, mines_left: int):
         self._unknown = n_unknown
-        self._ok = 0 <= mines_left <= n_unknown
-        self._fixed: list[tuple[Counts, list[int], list[tuple[int, Counts]]]] = []
-        self._h: Poly = []
-        self._o: Poly = []
-        self._off = 0
-        if not self._ok:
-            return
-        regions: list[_Region] = []
-        frontier = varying_cells
-        for key in fixed:
-            reg = _count(key)
-            if reg is None:
-                self._ok = False
-                return
-            regions.append(reg)
-            frontier += sum(len(b) for b in reg.boxes)
-        off = self._off = n_unknown - frontier
-        left = mines_left
-        q = len(regions)
-        prefix: list[Poly] = [[1]]
-        for reg in regions:
-            prefix.append(_conv(prefix[-1], reg.total))
-        suffix: list[Poly] = [[1]] * (q + 1)
-        for x in range(q - 1, -1, -1):
-            suffix[x] = _conv(regions[x].total, suffix[x + 1])
-        rest = prefix[q]
-        tlen = varying_cells + 1  # the varying region holds 0..varying_cells mines
-        span = len(rest) + tlen
-        ways = [_ways(off, left - s) if 0 <= left - s <= off else 0 for s in range(span)]
-        self._h = [sum(map(mul, rest, ways[t:])) for t in range(tlen)]
-        if off:
-            offw = [
-                _ways(off - 1, left - s - 1) if 0 <= left - s - 1 <= off - 1 else 0
-                for s in range(span)
-            ]
-            self._o = [sum(map(mul, rest, offw[t:])) for t in range(tlen)]
-        for x, reg in enumerate(regions):
-            others = _conv(prefix[x], suffix[x + 1])
-            v = [sum(map(mul, others, ways[s:])) for s in range(len(reg.total) + tlen - 1)]
-            sized = [(len(c), bm) for c, bm in zip(reg.boxes, reg.box_mines, strict=True)]
-            self._fixed.append((reg.total, v, sized))
+        key = (tuple(fixed), varying_cells, n_unknown, mines_left)
+        known = _RECOMBINED.get(key)
+        if known is None:
+            known = _recombine(fixed, varying_cells, n_unknown, mines_left)
+            if len(_RECOMBINED) >= 64:
+                _RECOMBINED.clear()
+            _RECOMBINED[key] = known
+        self._ok, self._off, self._h, self._o, self._fixed = known
 
     def layouts_and_least(self, varying: _Region | None) -> tuple[int, float]:
         """What `layouts_and_least` says with `varying` as the changing region's count."""
@@ -727,10 +744,14 @@ def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analy
     if isinstance(solved, str):
         return _inconsistent(board, solved)
     weight = solved.weight
-    prob: list[float | None] = [None] * board.size
-    for i, s in enumerate(board.cells):
-        if s < 0 and s != UNKNOWN:
-            prob[i] = 1.0
+    off_p: float | None = None
+    if solved.off:
+        off_p = solved.off_num / weight
+    # Every unknown cell starts at the off-frontier chance (the boxes below
+    # cover the frontier); one pass over the board in a comprehension.
+    prob: list[float | None] = [
+        None if s >= 0 else off_p if s == UNKNOWN else 1.0 for s in board.cells
+    ]
     safe: list[int] = []
     mines: list[int] = []
     for cells, num, den in solved.boxes:
@@ -741,17 +762,9 @@ def analyse(board: Board, cs: Constraints | Inconsistent | None = None) -> Analy
             safe.extend(cells)
         elif num == den:
             mines.extend(cells)
-    off_p: float | None = None
-    if solved.off:
-        num = solved.off_num
-        off_p = num / weight
+    if solved.off and (solved.off_num == 0 or solved.off_num == weight):
         off_cells = [c for c in cs.unknown if c not in cs.frontier]
-        for cell in off_cells:
-            prob[cell] = off_p
-        if num == 0:
-            safe.extend(off_cells)
-        elif num == weight:
-            mines.extend(off_cells)
+        (safe if solved.off_num == 0 else mines).extend(off_cells)
     return Analysis(
         "ok",
         "",
