@@ -9,8 +9,10 @@ decisions, move for move.
 
 from __future__ import annotations
 
+import gc
 from random import Random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +23,7 @@ from msolver.core.solver import Solver, endgame, guess, rules
 from msolver.core.solver.constraints import Builder, Constraints, build
 from msolver.core.solver.probability import (
     Recombined,
+    collector_paused,
     analyse,
     count_by_free,
     count_key,
@@ -418,3 +421,31 @@ def test_one_region_recombined_equals_a_whole_solve(
         varied = tuple(sorted((key, n) for (key, _), n in zip(region, needs, strict=True)))
         whole = layouts_and_least([], n_unknown, mines_left, [*keys[:x], varied, *keys[x + 1 :]])
         assert rest.layouts_and_least(count_key(varied)) == whole
+
+
+def test_the_collector_is_paused_only_while_counting() -> None:
+    # The counting pauses Python's cycle collector and must always resume
+    # it, after an error too, and leave it paused if it found it paused.
+    seen: list[bool] = []
+
+    @collector_paused
+    def probe(fail: bool) -> int:
+        seen.append(gc.isenabled())
+        if fail:
+            raise ValueError("boom")
+        return 7
+
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        assert probe(False) == 7
+        assert gc.isenabled()
+        with pytest.raises(ValueError):
+            probe(True)
+        assert gc.isenabled()
+        gc.disable()
+        assert probe(False) == 7
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False, False]

@@ -29,7 +29,7 @@ from operator import itemgetter
 
 from msolver.core.board import Board
 from msolver.core.solver.constraints import Constraints
-from msolver.core.solver.probability import Analysis
+from msolver.core.solver.probability import Analysis, collector_paused
 
 # Listing layouts costs time; beyond this many the guess tier decides.
 # Measured on expert (opening, 2,000 paired games): 300 wins 0.3% more games
@@ -303,6 +303,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     return found if work <= WORK_BUDGET else None
 
 
+@collector_paused
 def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, float] | None:
     """The exact best move and its mine probability, or None when out of reach."""
     if analysis.layouts > MAX_LAYOUTS or analysis.layouts < 2:
