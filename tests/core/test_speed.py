@@ -23,8 +23,8 @@ from msolver.core.solver import Solver, endgame, guess, rules
 from msolver.core.solver.constraints import Builder, Constraints, build
 from msolver.core.solver.probability import (
     Recombined,
-    collector_paused,
     analyse,
+    collector_paused,
     count_by_free,
     count_key,
     count_region,
