@@ -9,19 +9,22 @@ decisions, move for move.
 
 from __future__ import annotations
 
+import gc
 from random import Random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tests.core.reference_solver as ref
-from msolver.core.board import UNKNOWN, Board
+from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
 from msolver.core.solver import Solver, endgame, guess, rules
 from msolver.core.solver.constraints import Builder, Constraints, build
 from msolver.core.solver.probability import (
     Recombined,
     analyse,
+    collector_paused,
     count_by_free,
     count_key,
     count_region,
@@ -274,6 +277,32 @@ def test_the_builders_first_rule_equals_the_rule_on_a_fresh_build(
 
 
 @settings(max_examples=60, deadline=None)
+@given(st.one_of(positions, spoilt()), st.integers(0, 10**6))
+def test_unknown_cells_written_anyhow_build_as_a_fresh_build(board: Board, seed: int) -> None:
+    # Frames that only write over unknown cells take the builder's short way
+    # (a number's constraint from its last one). Here they are written with
+    # any number, a flag, a shown mine or a wrong flag, so numbers come to
+    # hold no more, hold again, or disagree, on spoilt boards too; with the
+    # list of changes (`since`) or without it.
+    builder = Builder()
+    rng = Random(seed)
+    states = [FLAG, MINE, EXPLODED, WRONG_FLAG, *range(9)]
+    frames = 0
+    while True:
+        assert builder.build(board) == build(board)
+        frames += 1
+        unknown = [i for i, s in enumerate(board.cells) if s == UNKNOWN]
+        if not unknown or frames > 12:
+            break
+        picked = rng.sample(unknown, min(len(unknown), rng.randrange(1, 12)))
+        cells = list(board.cells)
+        for i in picked:
+            cells[i] = rng.choice(states)
+        since = (board.cells, tuple(picked)) if rng.random() < 0.7 else None
+        board = Board(board.width, board.height, board.mines, tuple(cells), since)
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(sorted(LEVELS)))
 def test_constraints_from_the_games_list_of_changes_equal_a_fresh_build(
     seed: int, level: str
@@ -392,3 +421,31 @@ def test_one_region_recombined_equals_a_whole_solve(
         varied = tuple(sorted((key, n) for (key, _), n in zip(region, needs, strict=True)))
         whole = layouts_and_least([], n_unknown, mines_left, [*keys[:x], varied, *keys[x + 1 :]])
         assert rest.layouts_and_least(count_key(varied)) == whole
+
+
+def test_the_collector_is_paused_only_while_counting() -> None:
+    # The counting pauses Python's cycle collector and must always resume
+    # it, after an error too, and leave it paused if it found it paused.
+    seen: list[bool] = []
+
+    @collector_paused
+    def probe(fail: bool) -> int:
+        seen.append(gc.isenabled())
+        if fail:
+            raise ValueError("boom")
+        return 7
+
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        assert probe(False) == 7
+        assert gc.isenabled()
+        with pytest.raises(ValueError):
+            probe(True)
+        assert gc.isenabled()
+        gc.disable()
+        assert probe(False) == 7
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False, False]

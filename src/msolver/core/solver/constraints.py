@@ -18,6 +18,7 @@ from typing import NamedTuple
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board, neighbours_table
 
 MINE_STATES = frozenset((FLAG, MINE, EXPLODED))
+_NUMBER = (UNKNOWN + 1).__le__  # an opened cell: its number, 0-8
 
 
 class Constraint(NamedTuple):
@@ -171,6 +172,14 @@ class Builder:
             return  # the very board read last (`trivial` then `build`)
         said, bad = self._said, self._bad
         nbrs = neighbours_table(board.width, board.height)
+        # `fresh`: every changed cell was unknown on the last board (opened,
+        # flagged or shown as a mine). A number that kept its value then
+        # keeps every neighbour that was not unknown, so its new constraint
+        # follows from its old one (its cells still unknown, less the ones now
+        # mined), and the numbers with no constraint and no fault have no
+        # unknown neighbour: no changed cell is next to them.
+        fresh = False
+        opened: list[int] = []  # changed cells that show a number now
         if (board.width, board.height) != self._shape or len(old) != len(cells):
             self._shape = (board.width, board.height)
             said.clear()
@@ -179,7 +188,8 @@ class Builder:
             self._needs_of.clear()
             self._easy.clear()
             self._clashes = 0
-            touched: set[int] = set(range(len(cells)))
+            # Only numbers say constraints (a first, blank board has none).
+            touched: set[int] = set(compress(range(len(cells)), map(_NUMBER, cells)))
             known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
             unknown = None
         else:
@@ -196,14 +206,30 @@ class Builder:
             else:
                 # compress/map walk the cells in C: most of a frame is unchanged.
                 changed = compress(range(len(cells)), map(ne, old, cells))
+            fresh = True
             for i in changed:
-                touched.add(i)
                 touched.update(nbrs[i])
-                known += (cells[i] in MINE_STATES) - (old[i] in MINE_STATES)
-                if cells[i] == UNKNOWN:
-                    unknown = None  # a cell came back: count them again
-                elif old[i] == UNKNOWN:
+                s = cells[i]
+                known += (s in MINE_STATES) - (old[i] in MINE_STATES)
+                if old[i] == UNKNOWN:
                     gone.append(i)
+                    if s >= 0:
+                        opened.append(i)
+                else:
+                    fresh = False
+                    touched.add(i)
+                    if s == UNKNOWN:
+                        unknown = None  # a cell came back: count them again
+            if fresh:
+                # Only numbers can have a constraint or a fault; of the
+                # numbers next to a change, only those with either (above).
+                near = touched
+                touched = said.keys() & near
+                if bad:
+                    touched |= bad.keys() & near
+                touched.update(opened)
+            else:
+                touched.update(gone)
             if unknown is not None and gone:
                 left = list(unknown)
                 for i in sorted(gone, reverse=True):
@@ -219,8 +245,26 @@ class Builder:
             if bad:
                 bad.pop(i, None)
             con: Constraint | None = None
-            if s >= 0:
+            prev = said.get(i)
+            if fresh and prev is not None:
+                # An unchanged number next to changes: only its unknown cells
+                # can have changed (see `fresh`).
                 unk: list[int] = []
+                mined = 0
+                for j in prev.cells:
+                    sj = cells[j]
+                    if sj == UNKNOWN:
+                        unk.append(j)
+                    elif sj in MINE_STATES:
+                        mined += 1
+                need = prev.need - mined
+                if need < 0 or need > len(unk):
+                    flagged = s - prev.need + mined
+                    bad[i] = _cannot_hold(board.width, i, s, flagged, len(unk))
+                elif unk:
+                    con = prev if len(unk) == len(prev.cells) else Constraint(tuple(unk), need)
+            elif s >= 0:
+                unk = []
                 flagged = 0
                 for j in nbrs[i]:
                     sj = cells[j]
@@ -233,7 +277,6 @@ class Builder:
                     bad[i] = _cannot_hold(board.width, i, s, flagged, len(unk))
                 elif unk:
                     con = Constraint(tuple(unk), need)
-            prev = said.get(i)
             if prev == con:
                 continue
             if prev is not None:

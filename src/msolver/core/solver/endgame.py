@@ -29,7 +29,7 @@ from operator import itemgetter
 
 from msolver.core.board import Board
 from msolver.core.solver.constraints import Constraints
-from msolver.core.solver.probability import Analysis
+from msolver.core.solver.probability import Analysis, collector_paused
 
 # Listing layouts costs time; beyond this many the guess tier decides.
 # Measured on expert (opening, 2,000 paired games): 300 wins 0.3% more games
@@ -121,6 +121,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             mine_of[low.bit_length() - 1] |= bit
             lay ^= low
     shows: list[list[int] | None] = [None] * n
+    full = (1 << len(layouts)) - 1  # every layout
     memo: dict[int, float] = {}
     # Work is added where it is done and checked against the budget once per
     # searched group and once at the end: work only grows, so the search runs
@@ -130,15 +131,34 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
 
     def shown(k: int) -> list[int]:
         # Per number cell k may show: the layouts (safe at k) showing it.
+        # Counted for all layouts at once: each neighbour's mask of layouts
+        # that mine it goes through a bitwise adder, whose bit planes then
+        # pick out the layouts of each count (no pass over the layouts).
         masks = shows[k]
         if masks is None:
-            by_value: dict[int, int] = {}
-            mask, mines = nbr_mask[k], mine_of[k]
-            for j, lay in enumerate(layouts):
-                if not mines >> j & 1:
-                    v = (lay & mask).bit_count()
-                    by_value[v] = by_value.get(v, 0) | 1 << j
-            masks = shows[k] = list(by_value.values())
+            planes: list[int] = []  # bit b of every layout's count
+            rest = nbr_mask[k]
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                carry = mine_of[low.bit_length() - 1]
+                for b, plane in enumerate(planes):
+                    planes[b] = plane ^ carry
+                    carry &= plane
+                    if not carry:
+                        break
+                else:
+                    if carry:
+                        planes.append(carry)
+            safe = full & ~mine_of[k]
+            masks = []
+            for v in range(1 << len(planes)):
+                m = safe
+                for b, plane in enumerate(planes):
+                    m &= plane if v >> b & 1 else ~plane
+                if m:
+                    masks.append(m)
+            shows[k] = masks
         return masks
 
     sames: list[list[int] | None] = [None] * n
@@ -161,7 +181,6 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     # splits a group: the plain pass still tried it (and charged the work),
     # so it is charged here without the trying. A cell every layout mines is
     # never tried at all. The rest are the cells worth counting per group.
-    full = (1 << len(layouts)) - 1
     mute = [not mine_of[k] and len(shown(k)) == 1 for k in range(n)]
     mute_before = [0] * (n + 1)
     for k in range(n):
@@ -303,6 +322,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     return found if work <= WORK_BUDGET else None
 
 
+@collector_paused
 def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, float] | None:
     """The exact best move and its mine probability, or None when out of reach."""
     if analysis.layouts > MAX_LAYOUTS or analysis.layouts < 2:
