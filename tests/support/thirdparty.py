@@ -297,7 +297,7 @@ TK_END = (
 
 
 def _tk(style: str, cell: int, cols: int, rows: int, mines: int, dialog: bool = False) -> Variant:
-    size = f"c{cell}" if style == "image" else "text"
+    size = {"image": f"c{cell}", "text": "text", "checker": f"checker{cell}"}[style]
     return Variant(
         name=f"tk-{size}{'-dialog' if dialog else ''}-{cols}x{rows}",
         game="tk-mines",
@@ -349,6 +349,7 @@ BATTERY: tuple[Variant, ...] = (
     # A hobby tkinter clone (tests/support/tkmines.py): stock Tk buttons.
     _tk("image", 22, 16, 16, 40),
     _tk("text", 0, 9, 9, 10, dialog=True),
+    _tk("checker", 30, 10, 8, 10),
     # gnome-mines at other window sizes (other tile sizes).
     _gnome(1000, 560),
     _gnome(1500, 800),
@@ -942,6 +943,9 @@ def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
         (x0, y0, _, _), (x1, y1, _, _) = geo["first"], geo["last"]
         px = (x1 - x0) / (cols - 1)
         py = (y1 - y0) / (rows - 1)
+        if variant.param("style") == "checker":
+            # borderless flat cells side by side (no ring, no bevel)
+            return Truth(rows, cols, mines, (float(x0), float(y0)), (px, py))
         return Truth(rows, cols, mines, (x0 + 1.0, y0 + 1.0), (px, py), (2.0, 2.0))
     if variant.game == "web-mfw":
         st = web_state(win)

@@ -8,8 +8,11 @@ and disabled with the digit as coloured text in the default font, flags as a
 red "F", mines as "*" with the one hit on red; a "New" button and a mines
 label above the board, F2 for a new game, the first click always safe.
 `--style text` sizes the buttons in text units (cells taller than wide, as
-`Button(width=2)` gives); `--dialog` shows a message box over the window when
-a game ends, as many clones do.
+`Button(width=2)` gives); `--style checker` draws the look of Google's
+Minesweeper and its many web clones instead: flat cells with no border at
+all, unopened ones in two greens and opened ones in two tans, alternating as
+a checkerboard, bold digits; `--dialog` shows a message box over the window
+when a game ends, as many clones do.
 
 The state file (--state) gets one JSON line per event, for the harness only:
 {"game": N, "event": "start"|"laid"|"won"|"lost", "mines": [...]} and, once
@@ -40,6 +43,20 @@ COLOURS = {
     8: "#808080",
 }
 
+# Google's Minesweeper look: unopened greens, opened tans, alternating.
+CHECKER_UNOPENED = ("#aad751", "#a2d149")
+CHECKER_OPENED = ("#e5c29f", "#d7b899")
+CHECKER_DIGITS = {
+    1: "#1976d2",
+    2: "#388e3c",
+    3: "#d32f2f",
+    4: "#7b1fa2",
+    5: "#ff8f00",
+    6: "#0097a7",
+    7: "#424242",
+    8: "#9e9e9e",
+}
+
 
 class TkMines:
     def __init__(self, root: tk.Tk, args: argparse.Namespace) -> None:
@@ -47,6 +64,7 @@ class TkMines:
         self.cols, self.rows, self.mines = args.cols, args.rows, args.mines
         self.state_path: Path | None = args.state
         self.dialog = args.dialog
+        self.checker = args.style == "checker"
         self.rng = random.Random(args.seed)
         self.game = 0
         root.title("Tk Mines")
@@ -63,6 +81,12 @@ class TkMines:
             r, c = divmod(i, self.cols)
             if args.style == "text":
                 b = tk.Button(board, width=2, height=1, padx=0, pady=0)
+            elif args.style == "checker":
+                b = tk.Button(
+                    board, image=self.pixel, compound="center", width=args.cell,
+                    height=args.cell, padx=0, pady=0, bd=0, relief="flat",
+                    highlightthickness=0, font=("DejaVu Sans", max(8, args.cell // 2), "bold"),
+                )
             else:
                 # a 1 px image makes width/height count pixels: square cells
                 size = args.cell
@@ -99,8 +123,12 @@ class TkMines:
         self.opened: set[int] = set()
         self.flags: set[int] = set()
         self.over = False
-        for b in self.buttons:
-            b.config(text="", relief="raised", state="normal", bg="#d9d9d9", fg="black")
+        for i, b in enumerate(self.buttons):
+            if self.checker:
+                shade = CHECKER_UNOPENED[sum(divmod(i, self.cols)) % 2]
+                b.config(text="", state="normal", bg=shade, activebackground=shade, fg="black")
+            else:
+                b.config(text="", relief="raised", state="normal", bg="#d9d9d9", fg="black")
         self.label.config(text=f"Mines: {self.mines}")
         self._write(game=self.game, event="start", mines=[])
 
@@ -144,12 +172,22 @@ class TkMines:
                 continue
             self.opened.add(j)
             n = sum(k in self.layout for k in self._nbrs(j))
-            self.buttons[j].config(
-                text=str(n) if n else "",
-                relief="sunken",
-                state="disabled",
-                disabledforeground=COLOURS.get(n, "black"),
-            )
+            if self.checker:
+                shade = CHECKER_OPENED[sum(divmod(j, self.cols)) % 2]
+                self.buttons[j].config(
+                    text=str(n) if n else "",
+                    state="disabled",
+                    bg=shade,
+                    activebackground=shade,
+                    disabledforeground=CHECKER_DIGITS.get(n, "black"),
+                )
+            else:
+                self.buttons[j].config(
+                    text=str(n) if n else "",
+                    relief="sunken",
+                    state="disabled",
+                    disabledforeground=COLOURS.get(n, "black"),
+                )
             if n == 0:
                 todo.extend(self._nbrs(j))
         if len(self.opened) == self.rows * self.cols - self.mines:
@@ -178,7 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rows", type=int, default=9)
     ap.add_argument("--mines", type=int, default=10)
     ap.add_argument("--cell", type=int, default=22, help="button size in px (--style image)")
-    ap.add_argument("--style", choices=("image", "text"), default="image")
+    ap.add_argument("--style", choices=("image", "text", "checker"), default="image")
     ap.add_argument("--dialog", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--state", type=Path, default=None)

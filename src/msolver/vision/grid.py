@@ -493,12 +493,13 @@ def calibrate(
             f"({0 if fit is None else fit.readable:.0%} of cells match its tiles)"
         )
     else:
-        if lat is None:
+        two = missing is not None and "boards found" in str(missing)
+        if lat is None and (two or not _flat_blank(rgb, grid)):
             raise missing or CalibrationError(
                 "the board is partly played (fewer of its cells look blank than it has): "
                 "show a new, unplayed board"
             )
-        if lat.unlike:
+        if lat is not None and lat.unlike:
             r, c = lat.unlike[0]
             raise CalibrationError(
                 f"the board is partly played or covered ({len(lat.unlike)} of its cells, "
@@ -541,6 +542,51 @@ def calibrate(
             theme="custom",
         )
     return prof
+
+
+# A flat cell: its box within this many levels of its own median, per channel
+# (95th percentile: a stray pixel of a neighbour's edge aside).
+_FLAT_CELL = 6.0
+# Cells of one shade: within this many levels of their shade's median colour.
+_SHADE_SPREAD = 4.0
+
+
+def _flat_blank(rgb: Image, grid: Grid) -> bool:
+    """Whether the faces' board is blank cells with no structure but their colour.
+
+    Borderless flat cells in one colour, or two alternating as a
+    checkerboard (Google's Minesweeper and its clones: two greens), have
+    nothing inside a cell for the lattice of alike cells to correlate: it
+    finds no board, and only the flat faces show it. Blank, then, is every
+    cell flat and every cell of a parity (row + column even or odd) of one
+    shade; an opened cell (a number, or the opened cells' other colour) is
+    out of its shade.
+    """
+    if grid.rows < 2 or grid.cols < 2:
+        return False
+    xs, ys = grid.cell_edges()
+    height, width = rgb.shape[:2]
+    if xs[0] < 0 or ys[0] < 0 or xs[-1] > width or ys[-1] > height:
+        return False
+    means = np.zeros((grid.rows, grid.cols, 3))
+    for r in range(grid.rows):
+        for c in range(grid.cols):
+            x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
+            # the whole box but its outer pixel: a bevel, line or gap is structure
+            mx, my = 1, 1
+            cell = rgb[y0 + my : y1 - my, x0 + mx : x1 - mx, :3].reshape(-1, 3).astype(np.float64)
+            if cell.size == 0:
+                return False
+            med = np.median(cell, axis=0)
+            if float(np.percentile(np.abs(cell - med).max(axis=1), 95)) > _FLAT_CELL:
+                return False
+            means[r, c] = med
+    parity = (np.add.outer(np.arange(grid.rows), np.arange(grid.cols)) % 2).astype(bool)
+    for shade in (parity, ~parity):
+        group = means[shade]
+        if float(np.abs(group - np.median(group, axis=0)).max()) > _SHADE_SPREAD:
+            return False
+    return True
 
 
 def _reads_right(
