@@ -51,6 +51,7 @@ from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.naming import name_looks
 from msolver.vision.patchcache import PatchCache, PatchMemo
 from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
+from msolver.vision.reader import VisionReader
 from msolver.vision.reading import Reader, Reading
 
 K = BLANK_K  # patch side, in samples
@@ -81,6 +82,17 @@ FACE_TOL = 12.0
 INK_TOL = 56.0
 SHAPE_TOL = 0.06
 ASPECT_TOL = 0.25
+# A built-in theme's confidence (see vision.classify) on every opened cell of a
+# game's first frame for its tiles to be taken as the game's. Its own tiles at
+# their recorded size read at 0.96 and up; gnome-mines drawn by GTK at other
+# window sizes (its own tiles at 26, 43 and 50 px, not the recorded 33 px
+# scaled) reads its digits at 0.73 at best, many of them under 0.35.
+SURE = 0.85
+# A new look this near (in tolerances, see Content.distance) a named number's may
+# be that number drawn at another sub-pixel phase (gnome-mines at 1000x560: a
+# 1, 2 or 3 one column apart differ by 1.02-1.13, almost all in glyph shape;
+# two different digits there by 3 and more); the rules decide which it is.
+VARIANT = 2.0
 # More new looks at once than a game has kinds of tiles: not a board we know.
 MAX_NEW_LOOKS = 12
 # How long a frame with new looks must hold still before they are named (s).
@@ -432,10 +444,35 @@ class LearningReader:
         states: list[int | None]
         if self._base is not None:
             first = self._base.read(image)
-            if first.problem:
+            if self._fresh() and self._fits(image) and not self._base_sure(image, first):
+                # The first frame of a game that the base's tiles do not read
+                # surely: the game draws its tiles otherwise than the recording
+                # (gnome-mines lays out and draws its own tiles at each window
+                # size; scaled, the recorded ones read its digits by colour at
+                # best). Its tiles are no evidence here: drop it and learn every
+                # look from the rules, as for a theme never seen. Judged on a
+                # frame that holds still (a half-drawn tile is unsure too).
+                now = self._clock.monotonic()
+                if self._candidate is None or not np.array_equal(self._candidate[0], image):
+                    self._candidate = (image.copy(), now)
+                if now - self._candidate[1] < HOLD:
+                    doubt = set(first.low_confidence)
+                    return self._unread(
+                        [
+                            UNKNOWN if s == UNKNOWN and i not in doubt else None
+                            for i, s in enumerate(first.board.cells)
+                        ],
+                        [],
+                        "tiles unlike the theme's: looking again",
+                    )
+                self._base = None
+            if self._base is None:
+                ask = list(range(n))
+            elif first.problem:
                 self._candidate = None
                 return first
-            ask = self._doubt_base(image, first)
+            else:
+                ask = self._doubt_base(image, first)
             if self._base is None:
                 # The base's theme only looked like the game's: read as a new theme.
                 states = [None] * n
@@ -556,6 +593,31 @@ class LearningReader:
         # A guess that may have hit a mine: a lost game shows its mines anywhere,
         # but only mines (and flags) may appear where we did not click.
         return self._name(states, look_of, outside)
+
+    def _fresh(self) -> bool:
+        """Whether the last clean read was a blank board (the next frame is a game's first)."""
+        return self._last is not None and all(k == UNKNOWN for k in self._last)
+
+    def _base_sure(self, image: Image, first: Reading) -> bool:
+        """Whether the base reads every cell it calls opened (or cannot read) with a
+        confidence of at least SURE: its tiles are the game's, not look-alikes.
+
+        A base that cannot read the board at all (`first.problem`) is judged only
+        when most cells still show their blank look: a board covered or moved is
+        no verdict on the theme."""
+        base = self._base
+        if not isinstance(base, VisionReader):
+            return True  # a reader of its own kind (a test's) vouches for itself
+        if first.problem:
+            patches = self._patches(image, list(range(self._n)))
+            assert patches is not None
+            return float(np.mean(self._still(patches, list(range(self._n))))) < 0.5
+        cells = set(first.low_confidence)
+        cells.update(i for i, s in enumerate(first.board.cells) if s != UNKNOWN)
+        if not cells:
+            return True
+        conf = base.confidence(image)
+        return conf is not None and bool(np.all(conf[sorted(cells)] >= SURE))
 
     def _still(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
         """`_still_now`, taken again only for the cells whose patch differs from the
@@ -802,6 +864,7 @@ class LearningReader:
             flagged=frozenset(self._flagged),
             known_numbers=numbers,
             guessed=self._guessed,
+            variants={k: self._variant_of(k) for k in groups},
         )
         for i in outside:
             look = look_of.get(i)
@@ -836,6 +899,16 @@ class LearningReader:
             self._prove(boards[0], look_of)
             return Reading(boards[0])
         return Reading(boards[0], alternatives=tuple(boards), unsure=unsure)
+
+    def _variant_of(self, k: int) -> frozenset[int]:
+        """The numbers whose named looks new look k is near (within VARIANT): it may
+        be one of them drawn at another sub-pixel phase. The rules decide."""
+        c = self.looks[k].content
+        return frozenset(
+            look.state
+            for look in self.looks
+            if look.state is not None and look.state >= 0 and c.distance(look.content) <= VARIANT
+        )
 
     def _prove(self, board: Board, look_of: dict[int, int]) -> None:
         if explained(board):

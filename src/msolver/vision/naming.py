@@ -7,7 +7,10 @@ class of identical cells) is named by what the rules allow:
 
 - a look on cells we just flagged, and nowhere else, is the flag;
 - every other new look on a cell that was unopened is an opened cell, so it
-  shows a number 0-8 that no known look shows yet (one look per number);
+  shows a number 0-8 that no known look shows yet (one look per number), or
+  one whose look it is near (the same glyph drawn at another sub-pixel
+  phase: a toolkit that lays tiles at whole pixels unevenly draws its text
+  at fractional ones);
 - a number is at least its flagged neighbours and at most its unopened plus
   flagged neighbours, on every cell of the look;
 - of the assignments of numbers to looks that fit those bounds, only those
@@ -55,6 +58,7 @@ def name_looks(
     flagged: frozenset[int] = frozenset(),
     known_numbers: frozenset[int] = frozenset(),
     guessed: frozenset[int] = frozenset(),
+    variants: Mapping[int, frozenset[int]] | None = None,
 ) -> Naming:
     """Name new looks on a board.
 
@@ -64,7 +68,11 @@ def name_looks(
     flagged: cells we right-clicked since they were last read as unopened.
     known_numbers: numbers whose look is already known (a new look is another number).
     guessed: cells the last batch opened on a guess (one may have been a mine).
+    variants: look id -> known numbers it may be another drawing of (a glyph
+    drawn at another sub-pixel phase, near that number's look): those stay
+    open to it, and to other looks alike, beside the numbers no look shows.
     """
+    variants = variants or {}
     names: dict[int, str] = {}
     numbered: dict[int, Sequence[int]] = {}
     mixed: list[int] = []
@@ -103,10 +111,11 @@ def name_looks(
         open_all = all(
             not any(base[j] == UNKNOWN and known[j] is not None for j in nbrs[i]) for i in cells
         )
+        again = variants.get(look, frozenset())
         candidates[look] = [
             v
             for v in range(lo, hi + 1)
-            if v not in known_numbers and (v == 0) == (open_all and hi == 0)
+            if (v not in known_numbers or v in again) and (v == 0) == (open_all and hi == 0)
         ]
     order = sorted(numbered, key=lambda k: len(candidates[k]))
     total = 1
@@ -116,8 +125,9 @@ def name_looks(
         return Naming(names, tuple(order), f"{total} ways to number the new looks")
     fits: list[tuple[int, ...]] = []
     for values in product(*(candidates[k] for k in order)):
-        if len(set(values)) != len(values):
-            continue
+        fresh = [v for v in values if v not in known_numbers]
+        if len(set(fresh)) != len(fresh):
+            continue  # one look per number no look showed yet
         cells = list(base)
         for look, v in zip(order, values, strict=True):
             for i in numbered[look]:
