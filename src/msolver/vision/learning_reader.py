@@ -88,11 +88,15 @@ ASPECT_TOL = 0.25
 # window sizes (its own tiles at 26, 43 and 50 px, not the recorded 33 px
 # scaled) reads its digits at 0.73 at best, many of them under 0.35.
 SURE = 0.85
-# A new look this near (in tolerances, see Content.distance) a named number's may
-# be that number drawn at another sub-pixel phase (gnome-mines at 1000x560: a
-# 1, 2 or 3 one column apart differ by 1.02-1.13, almost all in glyph shape;
-# two different digits there by 3 and more); the rules decide which it is.
-VARIANT = 2.0
+# A new look in a named number's colours (face and ink within FACE_TOL and
+# INK_TOL) whose glyph differs by at most VARIANT_SHAPE times SHAPE_TOL (and
+# VARIANT_ASPECT times ASPECT_TOL) may be that number drawn at another
+# sub-pixel phase; the rules decide which it is. gnome-mines lays its tiles at
+# whole pixels unevenly and draws the digits at fractional ones: one digit in
+# two columns differed by up to 2.46 SHAPE_TOL at 23 px, by 1.13 at 26 px,
+# its colours within 0.75 of the tolerances.
+VARIANT_SHAPE = 5.0
+VARIANT_ASPECT = 2.0
 # More new looks at once than a game has kinds of tiles: not a board we know.
 MAX_NEW_LOOKS = 12
 # How long a frame with new looks must hold still before they are named (s).
@@ -901,14 +905,23 @@ class LearningReader:
         return Reading(boards[0], alternatives=tuple(boards), unsure=unsure)
 
     def _variant_of(self, k: int) -> frozenset[int]:
-        """The numbers whose named looks new look k is near (within VARIANT): it may
-        be one of them drawn at another sub-pixel phase. The rules decide."""
+        """The numbers whose named looks new look k may be drawn again (see
+        VARIANT_SHAPE): the same colours, a glyph alike. The rules decide."""
         c = self.looks[k].content
-        return frozenset(
-            look.state
-            for look in self.looks
-            if look.state is not None and look.state >= 0 and c.distance(look.content) <= VARIANT
-        )
+        out = set()
+        for look in self.looks:
+            o = look.content
+            if look.state is None or look.state < 0 or o.ink is None or c.ink is None:
+                continue
+            assert o.shape is not None and c.shape is not None
+            if (
+                float(np.abs(c.face - o.face).max()) <= FACE_TOL
+                and float(np.abs(c.ink - o.ink).max()) <= INK_TOL
+                and float(np.abs(c.shape - o.shape).mean()) <= VARIANT_SHAPE * SHAPE_TOL
+                and abs(c.aspect - o.aspect) <= VARIANT_ASPECT * ASPECT_TOL
+            ):
+                out.add(look.state)
+        return frozenset(out)
 
     def _prove(self, board: Board, look_of: dict[int, int]) -> None:
         if explained(board):
