@@ -203,3 +203,23 @@ def test_a_look_near_a_named_number_may_be_that_number_drawn_again() -> None:
         30, 16, 99, known, looks, known_numbers=numbers, variants={100: frozenset({1, 2})}
     )
     assert both.names == {100: "1"}
+
+
+def test_two_new_looks_alike_may_be_one_number_drawn_twice() -> None:
+    # The first frame of gnome-mines at 1000x560 shows its 1s in two looks
+    # (two sub-pixel phases) before any look is named.
+    game = Game(30, 16, 99, seed=5, first_click="opening")
+    game.open(8 * 30 + 15)
+    board = game.board
+    known, looks = hide(board, {UNKNOWN})
+    ones = looks.pop(1)
+    looks[100], looks[101] = ones[::2], ones[1::2]
+    alone = name_looks(30, 16, 99, known, looks)
+    assert not ({alone.names.get(100), alone.names.get(101)} & {"1"})
+    alike = {100: frozenset({101}), 101: frozenset({100})}
+    both = name_looks(30, 16, 99, known, looks, alike=alike)
+    assert both.names.get(100) == both.names.get(101) == "1"
+    for look, name in both.names.items():
+        assert name == ("1" if look >= 100 else str(look))
+    for fit in both.fits:
+        assert fit.get(100, 1) == fit.get(101, 1) == 1

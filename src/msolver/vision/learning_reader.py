@@ -869,6 +869,14 @@ class LearningReader:
             known_numbers=numbers,
             guessed=self._guessed,
             variants={k: self._variant_of(k) for k in groups},
+            alike={
+                k: frozenset(
+                    j
+                    for j in groups
+                    if j != k and _redrawn(self.looks[k].content, self.looks[j].content)
+                )
+                for k in groups
+            },
         )
         for i in outside:
             look = look_of.get(i)
@@ -905,29 +913,34 @@ class LearningReader:
         return Reading(boards[0], alternatives=tuple(boards), unsure=unsure)
 
     def _variant_of(self, k: int) -> frozenset[int]:
-        """The numbers whose named looks new look k may be drawn again (see
-        VARIANT_SHAPE): the same colours, a glyph alike. The rules decide."""
+        """The numbers whose named looks new look k may be drawn again (`_redrawn`).
+        The rules decide."""
         c = self.looks[k].content
-        out = set()
-        for look in self.looks:
-            o = look.content
-            if look.state is None or look.state < 0 or o.ink is None or c.ink is None:
-                continue
-            assert o.shape is not None and c.shape is not None
-            if (
-                float(np.abs(c.face - o.face).max()) <= FACE_TOL
-                and float(np.abs(c.ink - o.ink).max()) <= INK_TOL
-                and float(np.abs(c.shape - o.shape).mean()) <= VARIANT_SHAPE * SHAPE_TOL
-                and abs(c.aspect - o.aspect) <= VARIANT_ASPECT * ASPECT_TOL
-            ):
-                out.add(look.state)
-        return frozenset(out)
+        return frozenset(
+            look.state
+            for look in self.looks
+            if look.state is not None and look.state >= 0 and _redrawn(c, look.content)
+        )
 
     def _prove(self, board: Board, look_of: dict[int, int]) -> None:
         if explained(board):
             for k in set(look_of.values()):
                 if self.looks[k].state is not None:
                     self.looks[k].proven = True
+
+
+def _redrawn(c: Content, o: Content) -> bool:
+    """Whether looks c and o may be one number drawn at two sub-pixel phases: the
+    same colours, glyphs alike (see VARIANT_SHAPE)."""
+    if c.ink is None or o.ink is None:
+        return False
+    assert o.shape is not None and c.shape is not None
+    return (
+        float(np.abs(c.face - o.face).max()) <= FACE_TOL
+        and float(np.abs(c.ink - o.ink).max()) <= INK_TOL
+        and float(np.abs(c.shape - o.shape).mean()) <= VARIANT_SHAPE * SHAPE_TOL
+        and abs(c.aspect - o.aspect) <= VARIANT_ASPECT * ASPECT_TOL
+    )
 
 
 def explained(board: Board) -> bool:

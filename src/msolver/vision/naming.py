@@ -59,6 +59,7 @@ def name_looks(
     known_numbers: frozenset[int] = frozenset(),
     guessed: frozenset[int] = frozenset(),
     variants: Mapping[int, frozenset[int]] | None = None,
+    alike: Mapping[int, frozenset[int]] | None = None,
 ) -> Naming:
     """Name new looks on a board.
 
@@ -70,9 +71,12 @@ def name_looks(
     guessed: cells the last batch opened on a guess (one may have been a mine).
     variants: look id -> known numbers it may be another drawing of (a glyph
     drawn at another sub-pixel phase, near that number's look): those stay
-    open to it, and to other looks alike, beside the numbers no look shows.
+    open to it, beside the numbers no look shows.
+    alike: look id -> the other new looks it may be another drawing of (the
+    same two phases of one glyph, both new): those may share a number.
     """
     variants = variants or {}
+    alike = alike or {}
     names: dict[int, str] = {}
     numbered: dict[int, Sequence[int]] = {}
     mixed: list[int] = []
@@ -125,9 +129,8 @@ def name_looks(
         return Naming(names, tuple(order), f"{total} ways to number the new looks")
     fits: list[tuple[int, ...]] = []
     for values in product(*(candidates[k] for k in order)):
-        fresh = [v for v in values if v not in known_numbers]
-        if len(set(fresh)) != len(fresh):
-            continue  # one look per number no look showed yet
+        if not _one_look_per_number(order, values, known_numbers, alike):
+            continue
         cells = list(base)
         for look, v in zip(order, values, strict=True):
             for i in numbered[look]:
@@ -157,6 +160,25 @@ def name_looks(
     alts = tuple({look: f[pos[look]] for look in unnamed} for f in fits)
     unique = tuple({tuple(sorted(a.items())): a for a in alts}.values())
     return Naming(names, tuple(unnamed), f"{len(unique)} numberings fit", unique)
+
+
+def _one_look_per_number(
+    order: Sequence[int],
+    values: Sequence[int],
+    known_numbers: frozenset[int],
+    alike: Mapping[int, frozenset[int]],
+) -> bool:
+    """Whether no two new looks take one number that no known look shows, unless
+    they are alike (two drawings of one glyph)."""
+    first: dict[int, list[int]] = {}
+    for look, v in zip(order, values, strict=True):
+        if v in known_numbers:
+            continue
+        for other in first.get(v, ()):
+            if other not in alike.get(look, frozenset()):
+                return False
+        first.setdefault(v, []).append(look)
+    return True
 
 
 def _name_loss(
