@@ -440,6 +440,28 @@ class LearningReader:
         state = self.looks[best].state
         return best, all(self.looks[k].state == state for k in others)
 
+    def _unmuddle(self, c: Content, i: int) -> tuple[int | None, bool]:
+        """A cell near looks of two names, when every one of them is one number
+        drawn at other sub-pixel phases (`_redrawn`, each pair) and all but one
+        name are unnamed looks: the cell joins the nearest unnamed look, whose
+        number the rules give (the named one's number among those it may be);
+        else it stays muddled. A cell that is not that number leaves no
+        numbering that fits, and is read again rather than named."""
+        best, others = self._near(c, i)
+        assert best is not None
+        near = (best, *others)
+        named = {self.looks[k].state for k in near if self.looks[k].state is not None}
+        unnamed = [k for k in near if self.looks[k].state is None]
+        alike = all(
+            _redrawn(self.looks[a].content, self.looks[b].content)
+            for a in near
+            for b in near
+            if a < b
+        )
+        if len(named) > 1 or not unnamed or not alike:
+            return best, False
+        return min(unnamed, key=lambda k: c.distance(self.looks[k].content)), True
+
     # -- reading ---------------------------------------------------------------------------
 
     def read(self, image: Image) -> Reading:
@@ -515,6 +537,8 @@ class LearningReader:
             c = self._content(image, i)
             contents[i] = c
             b, clear = self._match(c, i)
+            if b is not None and not clear:
+                b, clear = self._unmuddle(c, i)
             if b is None:
                 new.append(i)
             elif not clear:

@@ -142,7 +142,9 @@ def name_looks(
             continue
         fits.append(values)
     if not fits:
-        lost = _name_loss(width, height, mines, base, numbered, known_numbers, guessed)
+        lost = _name_loss(
+            width, height, mines, base, numbered, known_numbers, guessed, variants, alike
+        )
         if lost is not None:
             names.update(lost)
             return Naming(names, ())
@@ -189,6 +191,8 @@ def _name_loss(
     numbered: Mapping[int, Sequence[int]],
     known_numbers: frozenset[int],
     guessed: frozenset[int],
+    variants: Mapping[int, frozenset[int]],
+    alike: Mapping[int, frozenset[int]],
 ) -> dict[int, str] | None:
     """Names for a lost board, when exactly one reading explains it; else None.
 
@@ -220,9 +224,17 @@ def _name_loss(
             names: dict[int, str] = {}
             for k in looks:
                 counts = {sum(1 for j in nbrs[i] if j in mined) for i in numbered[k]}
-                if k not in group and len(counts) == 1 and not counts <= known_numbers:
+                if (
+                    k not in group
+                    and len(counts) == 1
+                    and not counts <= known_numbers - variants.get(k, frozenset())
+                ):
                     names[k] = str(counts.pop())
-            if len(names) != len(looks) - size or len(set(names.values())) != len(names):
+            if len(names) != len(looks) - size:
+                continue
+            order = list(names)
+            values = [int(names[k]) for k in order]
+            if not _one_look_per_number(order, values, known_numbers, alike):
                 continue
             numbers_fit = all(
                 s < 0 or sum(1 for j in nbrs[i] if j in mined) == s for i, s in enumerate(base)
