@@ -547,6 +547,14 @@ class LearningReader:
                 look_of[i] = b
                 states[i] = self.looks[b].state
                 matched.append((k, b))
+        if self._guessed:
+            # A loss shows its mines, and a game may draw one through a look
+            # like the flag's (gnome-mines: the mine on the unopened face, the
+            # face darkening after): a flag look where we placed no flag, after
+            # a guess, is a mine shown, on the guessed cell the one that went off.
+            for i in ask:
+                if states[i] == FLAG and i not in self._flagged:
+                    states[i] = EXPLODED if i in self._guessed else MINE
         halfway = self._halfway(patches, ask, matched)
         if halfway:
             # Not yet what it turns into: a look half drawn, or its blank look under
