@@ -440,6 +440,25 @@ class LearningReader:
         state = self.looks[best].state
         return best, all(self.looks[k].state == state for k in others)
 
+    def _kept(self, c: Content, i: int, b: int, clear: bool) -> tuple[int | None, bool]:
+        """The look cell i (content c, nearest look b) shows, given what it showed in
+        the last clean read: an opened cell keeps its look, so a look it matched
+        then and still matches (within 1) is kept, though a look added since
+        lies nearer (one glyph at many sub-pixel phases gives alike looks).
+        Else `_unmuddle` when c is near looks of two names."""
+        prev = None if self._last is None else self._last[i]
+        if prev is not None and prev != UNKNOWN:
+            best, others = self._near(c, i)
+            near = (best, *others) if best is not None else ()
+            for k in near:
+                if (prev >= _LOOK_KEY and k == prev - _LOOK_KEY) or (
+                    prev < _LOOK_KEY and self.looks[k].state == prev
+                ):
+                    return k, True
+        if not clear:
+            return self._unmuddle(c, i)
+        return b, clear
+
     def _unmuddle(self, c: Content, i: int) -> tuple[int | None, bool]:
         """A cell near looks of two names, when every one of them is one number
         drawn at other sub-pixel phases (`_redrawn`, each pair) and all but one
@@ -537,8 +556,8 @@ class LearningReader:
             c = self._content(image, i)
             contents[i] = c
             b, clear = self._match(c, i)
-            if b is not None and not clear:
-                b, clear = self._unmuddle(c, i)
+            if b is not None:
+                b, clear = self._kept(c, i, b, clear)
             if b is None:
                 new.append(i)
             elif not clear:
