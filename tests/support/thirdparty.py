@@ -383,6 +383,8 @@ LIVE: tuple[str, ...] = (
     "pygame-2000-16x16",
     "web-mfw-z100-16x16",
     "web-mfw-z150-16x12",
+    # GTK's own 50 px tiles, not the recorded 33 px: learned in play
+    "gnome-mines-1800x1000",
 )
 
 
