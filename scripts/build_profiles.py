@@ -27,7 +27,8 @@ from msolver.vision.profile import Profile, write_json_atomic  # noqa: E402
 # game -> (default size tag, new-game action at that size)
 GAMES = {
     "sgt-mines": ("t20", "n"),
-    "gnome-mines": ("w1200", "ctrl+n"),
+    # ctrl+r: "Play Again" at the same size (ctrl+n opens the size chooser)
+    "gnome-mines": ("w1200", "ctrl+r"),
     # the smiley above the board (FIELD_NOTES: (330, 41) in the window)
     "xdemineur": ("x21", "click:330,41"),
 }

@@ -8,8 +8,9 @@ calibrate --image ... --new-game KEY`, then `msolver play --start-now
 --games N --log-json FILE` in its own process. From the log and the game's
 truth it counts: games that ended in `game_over`, won, stopped short; losses
 on a click the solver called certain (p_mine 0); and, where the harness knows
-the mine layout (the web game's title hook), clicks resting on a misread (a
-certain open on a mine, a flag on a safe cell).
+the mine layout (the web game's title hook; with --record, the layout each
+game's last frame shows: `mines_shown`), clicks resting on a misread (a
+certain open on a mine, a flag on a safe cell), with the games so checked.
 
 Each game's live win rate (with its 95% Wilson interval) is printed beside
 the solver's own win rate on simulated boards of the same size, mine count
@@ -54,6 +55,7 @@ class Result:
     stopped: bool = False
     stop_reason: str = ""
     misread_clicks: int | None = None  # None: the harness does not know the layout
+    layouts_known: int = 0  # games whose clicks were checked against their layout
     certain_losses: int = 0
     # first clicks logged as certain (p_mine 0) in a game that lays its mines
     # before the first click (first_click "none"): not honest under its rule
@@ -69,7 +71,11 @@ class Result:
     def line(self) -> str:
         if self.skipped:
             return f"{self.game}: skipped ({self.skipped})"
-        mis = "n/a" if self.misread_clicks is None else str(self.misread_clicks)
+        mis = (
+            "n/a"
+            if self.misread_clicks is None
+            else f"{self.misread_clicks} (in {self.layouts_known} games checked)"
+        )
         cal = "yes" if self.calibrated else f"no ({self.calibrate_error})"
         stop = f", stopped: {self.stop_reason}" if self.stopped else ""
         return (
@@ -228,6 +234,39 @@ def score_log(
     return len(over), sum(e["result"] == "won" for e in over), certain, misreads
 
 
+def mines_shown(folder: Path) -> dict[int, set[int]]:
+    """Each recorded game's mine layout, as its last recorded frame shows it.
+
+    For a game whose layout the harness cannot ask (gnome-mines): a lost
+    game shows every mine (with the flags), a won one leaves exactly the
+    mines unopened. A game counts only when that layout explains every
+    number of its last frame (`explained`), so a misread last frame gives
+    no layout at all rather than a wrong one. Needs `play --record`.
+    """
+    from msolver.core.board import EXPLODED, FLAG, MINE, Board
+    from msolver.vision.learning_reader import explained
+
+    last: dict[int, dict[str, Any]] = {}
+    path = folder / "frames.jsonl"
+    if not path.exists():
+        return {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            item = json.loads(line)
+            last[int(item["game"])] = item
+    out: dict[int, set[int]] = {}
+    for g, item in last.items():
+        board = Board.parse(item["board"], mines=int(item["mines"]))
+        if not explained(board):
+            continue
+        shown = {i for i, s in enumerate(board.cells) if s in (MINE, EXPLODED)}
+        if shown:
+            out[g] = shown | {i for i, s in enumerate(board.cells) if s == FLAG}
+        else:
+            out[g] = {i for i, s in enumerate(board.cells) if s < 0}
+    return out
+
+
 def run_one(
     variant: tp.Variant,
     games: int,
@@ -354,6 +393,9 @@ def run_one(
                 # laid at each game's first click: known once the games are over
                 mines_by_game = tp.tk_layouts(win)
             evs = _events(log)
+            if not mines_by_game and record and keep is not None:
+                mines_by_game = mines_shown(keep / f"{variant.name}-frames")
+            res.layouts_known = len(mines_by_game)
             res.played, res.won, res.certain_losses, res.misread_clicks = score_log(
                 evs, mines_by_game, truth.cols, res.notes
             )

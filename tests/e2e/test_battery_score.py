@@ -79,3 +79,22 @@ def test_solver_rate_plays_the_variants_board_once() -> None:
     assert bench_battery.solver_rate(v, 30) == (wins, games)
     assert bench_battery.sim_note(tp.BY_NAME["sgt-default-t27"]) != ""
     assert bench_battery.sim_note(v) == ""
+
+
+def test_a_recordings_last_frames_give_the_layouts_they_explain(tmp_path: Any) -> None:
+    import json
+
+    from tests.e2e.bench_battery import mines_shown
+
+    def frame(game: int, board: str) -> str:
+        return json.dumps({"game": game, "frame": 1, "png": None, "board": board, "mines": 2})
+
+    lines = [
+        frame(1, "....\n....\n...."),  # under way: replaced by its last frame below
+        frame(1, "1*1.\n1221\n.1*1"),  # lost: every mine shown
+        frame(2, "1F10\n1221\n01.1"),  # won: the mines are the cells left unopened
+        frame(3, "1*1.\n1321\n.1*1"),  # a 3 the two mines shown do not explain: no layout
+    ]
+    (tmp_path / "frames.jsonl").write_text("\n".join(lines) + "\n")
+    assert mines_shown(tmp_path) == {1: {1, 10}, 2: {1, 10}}
+    assert mines_shown(tmp_path / "nothing") == {}

@@ -175,3 +175,51 @@ def test_a_lost_board_whose_mines_show_in_known_looks_names_the_last_new_look() 
     known[8] = UNKNOWN
     open_board = name_looks(3, 3, 3, known, {7: [0]}, known_numbers=frozenset({1}))
     assert open_board.names == {} and open_board.unnamed == (7,)
+
+
+def test_a_look_near_a_named_number_may_be_that_number_drawn_again() -> None:
+    # A toolkit that lays tiles at whole pixels but draws its text at fractional
+    # ones shows one number in two looks (gnome-mines at 1000x560). Some 1s are
+    # in the known look; the rest are a new look near it.
+    game = Game(30, 16, 99, seed=5, first_click="opening")
+    game.open(8 * 30 + 15)
+    board = game.board
+    ones = [i for i, s in enumerate(board.cells) if s == 1]
+    again = ones[len(ones) // 2 :]
+    assert len(again) >= 3
+    known: list[int | None] = [None if i in again else s for i, s in enumerate(board.cells)]
+    numbers = frozenset(s for s in board.cells if s >= 0)
+    looks = {100: again}
+    # One look per number: without the hint, the new look is never a 1.
+    alone = name_looks(30, 16, 99, known, looks, known_numbers=numbers)
+    assert alone.names.get(100) != "1"
+    assert all(f.get(100) != 1 for f in alone.fits)
+    hinted = name_looks(
+        30, 16, 99, known, looks, known_numbers=numbers, variants={100: frozenset({1})}
+    )
+    assert hinted.names == {100: "1"}
+    # A hint that also offers a wrong number: the rules still name the truth.
+    both = name_looks(
+        30, 16, 99, known, looks, known_numbers=numbers, variants={100: frozenset({1, 2})}
+    )
+    assert both.names == {100: "1"}
+
+
+def test_two_new_looks_alike_may_be_one_number_drawn_twice() -> None:
+    # The first frame of gnome-mines at 1000x560 shows its 1s in two looks
+    # (two sub-pixel phases) before any look is named.
+    game = Game(30, 16, 99, seed=5, first_click="opening")
+    game.open(8 * 30 + 15)
+    board = game.board
+    known, looks = hide(board, {UNKNOWN})
+    ones = looks.pop(1)
+    looks[100], looks[101] = ones[::2], ones[1::2]
+    alone = name_looks(30, 16, 99, known, looks)
+    assert not ({alone.names.get(100), alone.names.get(101)} & {"1"})
+    alike = {100: frozenset({101}), 101: frozenset({100})}
+    both = name_looks(30, 16, 99, known, looks, alike=alike)
+    assert both.names.get(100) == both.names.get(101) == "1"
+    for look, name in both.names.items():
+        assert name == ("1" if look >= 100 else str(look))
+    for fit in both.fits:
+        assert fit.get(100, 1) == fit.get(101, 1) == 1

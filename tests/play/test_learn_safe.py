@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from msolver.core.board import FLAG, UNKNOWN, Board
+from msolver.core.board import EXPLODED, FLAG, UNKNOWN, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game
 from msolver.io.hotkeys import FakeHotkeys
@@ -523,3 +523,28 @@ def test_a_pressed_cell_drawn_as_a_0_then_opened_as_a_number_is_no_changed_look(
     moved = list(game.board.cells)
     moved[start] = 8 if moved[start] != 8 else 7
     assert reader.read(grab(showing(screen, moved))).problem == "opened cells changed their look"
+
+
+def test_a_guessed_cell_drawn_in_the_flag_look_is_the_mine_that_went_off() -> None:
+    # gnome-mines draws the mine a guess hit on the unopened face first, which
+    # matches the flag's look; a flag there was never ours, so it is a loss.
+    o = _read_an_opening(12)
+    assert not o.reading.low_confidence, o.reading.problem
+    cells = list(o.game.board.cells)
+    mine = next(i for i in range(len(cells)) if cells[i] == UNKNOWN and o.game.is_mine(i))
+    flag = next(
+        i for i in range(len(cells)) if cells[i] == UNKNOWN and o.game.is_mine(i) and i != mine
+    )
+    # Our flag, named from the rules first.
+    cells[flag] = FLAG
+    o.reader.sent(frozenset({flag}), frozenset(), frozenset())
+    frame = grab(showing(o.screen, cells))
+    o.reader.read(frame)
+    o.clock.now += 1.0
+    assert o.reader.read(frame).board.cells[flag] == FLAG
+    # The guess on a mine, drawn as the flag is drawn.
+    o.reader.sent(frozenset(), frozenset({mine}), frozenset({mine}))
+    cells[mine] = FLAG
+    reading = o.reader.read(grab(showing(o.screen, cells)))
+    assert reading.board.cells[mine] == EXPLODED
+    assert reading.board.outcome() == "lost"

@@ -322,7 +322,9 @@ def _gnome(w: int, h: int) -> Variant:
         rows=16,
         cols=30,
         mines=99,
-        new_game="ctrl+n",
+        # ctrl+r replays at the same size ("Play Again" / "Start Over"); ctrl+n
+        # opens the size chooser, which is no board.
+        new_game="ctrl+r",
         first_click="safe",
         end_signal=GNOME_END,
         builtin="gnome-mines",
@@ -353,6 +355,8 @@ BATTERY: tuple[Variant, ...] = (
     # gnome-mines at other window sizes (other tile sizes).
     _gnome(1000, 560),
     _gnome(1500, 800),
+    _gnome(900, 560),
+    _gnome(1800, 1000),
     # minegauler in its five button styles and four button sizes.
     _mg("Standard", 16, 30, 16, 99),
     _mg("Standard", 24, 16, 16, 40),
@@ -407,6 +411,8 @@ LIVE: tuple[str, ...] = (
     "web-mfw-z100-16x16",
     "web-mfw-z150-16x12",
     "tk-c22-16x16",  # stock Tk buttons: opened cells differ from unopened in the bevel alone
+    # GTK's own 50 px tiles, not the recorded 33 px: learned in play
+    "gnome-mines-1800x1000",
 )
 
 

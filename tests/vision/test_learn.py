@@ -11,7 +11,8 @@ import pytest
 from msolver.core.board import UNKNOWN
 from msolver.vision import grid
 from msolver.vision.classify import read_board
-from msolver.vision.learn import LearnError, learn_theme
+from msolver.vision.geometry import Grid
+from msolver.vision.learn import LearnError, learn_theme, profile_from_examples
 from msolver.vision.profile import STATE_OF_LABEL, load_profile
 from tests.vision.conftest import ROOT, SHOTS, corpus, shot, truth
 
@@ -88,3 +89,30 @@ def test_builtin_profiles_are_the_corpus_tiles(tmp_path: Path) -> None:
             assert len(variants) == len(shipped.tiles[label])
             for a, b in zip(variants, shipped.tiles[label], strict=True):
                 assert np.array_equal(a, b), (game, label)
+
+
+def _widened(img: np.ndarray) -> np.ndarray:
+    """An xdemineur shot (boxes from (16, 81), 21 px apart) with its first 10
+    columns and 4 rows a pixel wider, as a toolkit laying cells at whole pixels
+    unevenly does: each next cell starts a pixel later."""
+    xs = [16 + 21 * k for k in range(1, 11)]
+    ys = [81 + 21 * k for k in range(1, 5)]
+    out = np.insert(img, xs, img[:, xs], axis=1)
+    return np.ascontiguousarray(np.insert(out, ys, out[ys], axis=0))
+
+
+def test_a_profile_from_examples_on_an_uneven_board_keeps_each_lines_edges() -> None:
+    names = ("x21-g0-lost", "x21-g2-lost", "x21-g1-won")
+    examples = [(_widened(shot(XDEM / f"{n}.png")), truth(XDEM / f"{n}.png")) for n in names]
+    true = Grid.from_edges(
+        [16.0 + 21 * k + min(k, 10) for k in range(31)],
+        [81.0 + 21 * k + min(k, 4) for k in range(17)],
+    )
+    # Given a pixel off (a lattice fit places a board's edge to half a pixel):
+    # the whole-pixel shift that cuts the truest tiles moves every line's edge.
+    prof = profile_from_examples("uneven", "xdemineur", examples, grid=true.moved(1.0, -1.0))
+    assert not prof.grid.uniform
+    assert prof.grid.cell_edges() == true.cell_edges()
+    for img, want in examples:
+        res = read_board(img, prof)
+        assert res.low_confidence == () and res.board == want

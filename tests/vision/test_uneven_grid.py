@@ -213,3 +213,16 @@ def test_the_players_readers_cut_an_uneven_board_by_its_own_edges(profile_dir: P
             reading = reader.read(played[top : top + height, left : left + width])
             assert not reading.problem and reading.low_confidence == ()
             assert reading.board == truth(GNOME / "w1200-g0-f47.png")
+
+
+def test_a_dry_run_plays_an_uneven_profile_at_its_own_size() -> None:
+    from msolver.vision.dryrun import DryRunError, run_dryrun
+
+    corpus = SHOTS / "corpus"
+    prof = calibrate(shot(corpus / "gnome-mines-1000x560.png"), mines=99)
+    assert not prof.grid.uniform
+    report = run_dryrun(prof, games=2, first_click="safe")
+    assert report.frames > 10 and report.misreads == 0 and report.low_confidence_cells == 0
+    # another board size would need line edges the profile does not have
+    with pytest.raises(DryRunError, match="lines unevenly"):
+        run_dryrun(prof, level="beginner", games=1)

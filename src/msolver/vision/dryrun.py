@@ -90,12 +90,32 @@ class Renderer:
 
     def __init__(self, profile: Profile, rows: int, cols: int) -> None:
         w, h = profile.cell_size
-        if abs(profile.pitch[0] - w) > 1e-6 or abs(profile.pitch[1] - h) > 1e-6:
+        # A board whose lines lie unevenly (each line's own edge, at whole
+        # pixels) is drawn tile by tile at those edges; its mean pitch is
+        # fractional, its tiles are not.
+        self.edges: tuple[list[int], list[int]] | None = None
+        if not profile.grid.uniform:
+            if (rows, cols) != (profile.rows, profile.cols):
+                raise DryRunError(
+                    f"profile {profile.name!r} lays its {profile.cols}x{profile.rows} board's "
+                    f"lines unevenly; dry runs of it play that size only, not {cols}x{rows}"
+                )
+            edges = profile.grid.edges()
+            if any(abs(v - round(v)) > 1e-6 for axis in edges for v in axis):
+                raise DryRunError(
+                    f"profile {profile.name!r} has line edges off whole pixels; "
+                    "dry runs need the tiles at their recorded size"
+                )
+            self.profile = profile
+            xs, ys = profile.grid.cell_edges()
+            self.edges = ([x - xs[0] for x in xs], [y - ys[0] for y in ys])
+        elif abs(profile.pitch[0] - w) > 1e-6 or abs(profile.pitch[1] - h) > 1e-6:
             raise DryRunError(
                 f"profile {profile.name!r} has a non-integer pitch {profile.pitch}; "
                 "dry runs need the tiles at their recorded size"
             )
-        self.profile = profile.with_changes(rows=rows, cols=cols)
+        else:
+            self.profile = profile.with_changes(rows=rows, cols=cols)
         self.w, self.h = w, h
         self.tiles: dict[str, Image] = {}
         for label, variants in profile.tiles.items():
@@ -107,7 +127,10 @@ class Renderer:
         self.left = px(profile.origin[0]) - _MARGIN
         self.top = px(profile.origin[1]) - _MARGIN
         bg = np.median(self.tiles["unknown"].reshape(-1, 3), axis=0).astype(np.uint8)
-        self.blank = np.empty((rows * h + 2 * _MARGIN, cols * w + 2 * _MARGIN, 3), np.uint8)
+        width, height = cols * w, rows * h
+        if self.edges is not None:
+            width, height = self.edges[0][-2] + w, self.edges[1][-2] + h
+        self.blank = np.empty((height + 2 * _MARGIN, width + 2 * _MARGIN, 3), np.uint8)
         self.blank[:] = bg
 
     def missing(self, board: Board) -> set[str]:
@@ -128,6 +151,13 @@ class Renderer:
                     tiles[str(n)] = _recolour(tiles[str(n)], rng)
         img = self.blank.copy()
         m, w, h = _MARGIN, self.w, self.h
+        if self.edges is not None:
+            xs, ys = self.edges
+            for i, state in enumerate(board.cells):
+                r, c = divmod(i, board.width)
+                x, y = m + xs[c], m + ys[r]
+                img[y : y + h, x : x + w] = tiles[_LABEL_OF_STATE[state]]
+            return _noisy(img, rng, noise)
         view = img[m : m + board.height * h, m : m + board.width * w].reshape(
             board.height, h, board.width, w, 3
         )
@@ -135,10 +165,15 @@ class Renderer:
         for state in np.unique(cells):
             rs, cs = np.nonzero(cells == state)
             view[rs, :, cs] = tiles[_LABEL_OF_STATE[int(state)]]
-        if noise > 0 and rng is not None:
-            noisy = img.astype(np.float32) + rng.normal(0.0, noise, img.shape).astype(np.float32)
-            img = np.clip(np.rint(noisy), 0, 255).astype(np.uint8)
-        return img
+        return _noisy(img, rng, noise)
+
+
+def _noisy(img: Image, rng: np.random.Generator | None, noise: float) -> Image:
+    """`img` with Gaussian noise of `noise` levels (none without a generator)."""
+    if noise > 0 and rng is not None:
+        noisy = img.astype(np.float32) + rng.normal(0.0, noise, img.shape).astype(np.float32)
+        img = np.clip(np.rint(noisy), 0, 255).astype(np.uint8)
+    return img
 
 
 def _recolour(tile: Image, rng: np.random.Generator) -> Image:

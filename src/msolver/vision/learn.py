@@ -51,7 +51,12 @@ class LearnError(ValueError):
 
 
 def snap_grid(grid: Grid) -> Grid:
-    """Whole-pixel pitch when the lattice is within 0.1 px of it (native-size themes)."""
+    """Whole-pixel pitch when the lattice is within 0.1 px of it (native-size themes).
+
+    A grid with each line's own edges (a toolkit that lays its lines out
+    unevenly) keeps them: its mean pitch is fractional by nature."""
+    if not grid.uniform:
+        return grid
     p = tuple(float(round(v)) if abs(v - round(v)) < 0.1 else v for v in grid.pitch)
     return Grid(origin=grid.origin, pitch=(p[0], p[1]), rows=grid.rows, cols=grid.cols)
 
@@ -67,7 +72,11 @@ def align_grid(grid: Grid, examples: Sequence[tuple[Image, Board]]) -> Grid:
     ox, oy = px(grid.origin[0]), px(grid.origin[1])
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
-            g = Grid((float(ox + dx), float(oy + dy)), grid.pitch, grid.rows, grid.cols)
+            if grid.uniform:
+                g = Grid((float(ox + dx), float(oy + dy)), grid.pitch, grid.rows, grid.cols)
+            else:
+                # each line's own edge moves by the whole pixel
+                g = grid.moved(float(dx), float(dy))
             odd = 0
             per_label: dict[int, Counter[bytes]] = {}
             for img, board in examples:

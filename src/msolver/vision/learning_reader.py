@@ -51,6 +51,7 @@ from msolver.vision.lookmatch import LookTable, best_look
 from msolver.vision.naming import name_looks
 from msolver.vision.patchcache import PatchCache, PatchMemo
 from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
+from msolver.vision.reader import VisionReader
 from msolver.vision.reading import Reader, Reading
 
 K = BLANK_K  # patch side, in samples
@@ -81,6 +82,21 @@ FACE_TOL = 12.0
 INK_TOL = 56.0
 SHAPE_TOL = 0.06
 ASPECT_TOL = 0.25
+# A built-in theme's confidence (see vision.classify) on every opened cell of a
+# game's first frame for its tiles to be taken as the game's. Its own tiles at
+# their recorded size read at 0.96 and up; gnome-mines drawn by GTK at other
+# window sizes (its own tiles at 26, 43 and 50 px, not the recorded 33 px
+# scaled) reads its digits at 0.73 at best, many of them under 0.35.
+SURE = 0.85
+# A new look in a named number's colours (face and ink within FACE_TOL and
+# INK_TOL) whose glyph differs by at most VARIANT_SHAPE times SHAPE_TOL (and
+# VARIANT_ASPECT times ASPECT_TOL) may be that number drawn at another
+# sub-pixel phase; the rules decide which it is. gnome-mines lays its tiles at
+# whole pixels unevenly and draws the digits at fractional ones: one digit in
+# two columns differed by up to 2.46 SHAPE_TOL at 23 px, by 1.13 at 26 px,
+# its colours within 0.75 of the tolerances.
+VARIANT_SHAPE = 5.0
+VARIANT_ASPECT = 2.0
 # More new looks at once than a game has kinds of tiles: not a board we know.
 MAX_NEW_LOOKS = 12
 # How long a frame with new looks must hold still before they are named (s).
@@ -428,6 +444,47 @@ class LearningReader:
         state = self.looks[best].state
         return best, all(self.looks[k].state == state for k in others)
 
+    def _kept(self, c: Content, i: int, b: int, clear: bool) -> tuple[int | None, bool]:
+        """The look cell i (content c, nearest look b) shows, given what it showed in
+        the last clean read: an opened cell keeps its look, so a look it matched
+        then and still matches (within 1) is kept, though a look added since
+        lies nearer (one glyph at many sub-pixel phases gives alike looks).
+        Else `_unmuddle` when c is near looks of two names."""
+        prev = None if self._last is None else self._last[i]
+        if prev is not None and prev != UNKNOWN:
+            best, others = self._near(c, i)
+            near = (best, *others) if best is not None else ()
+            for k in near:
+                if (prev >= _LOOK_KEY and k == prev - _LOOK_KEY) or (
+                    prev < _LOOK_KEY and self.looks[k].state == prev
+                ):
+                    return k, True
+        if not clear:
+            return self._unmuddle(c, i)
+        return b, clear
+
+    def _unmuddle(self, c: Content, i: int) -> tuple[int | None, bool]:
+        """A cell near looks of two names, when every one of them is one number
+        drawn at other sub-pixel phases (`_redrawn`, each pair) and all but one
+        name are unnamed looks: the cell joins the nearest unnamed look, whose
+        number the rules give (the named one's number among those it may be);
+        else it stays muddled. A cell that is not that number leaves no
+        numbering that fits, and is read again rather than named."""
+        best, others = self._near(c, i)
+        assert best is not None
+        near = (best, *others)
+        named = {self.looks[k].state for k in near if self.looks[k].state is not None}
+        unnamed = [k for k in near if self.looks[k].state is None]
+        alike = all(
+            _redrawn(self.looks[a].content, self.looks[b].content)
+            for a in near
+            for b in near
+            if a < b
+        )
+        if len(named) > 1 or not unnamed or not alike:
+            return best, False
+        return min(unnamed, key=lambda k: c.distance(self.looks[k].content)), True
+
     # -- reading ---------------------------------------------------------------------------
 
     def read(self, image: Image) -> Reading:
@@ -436,10 +493,35 @@ class LearningReader:
         states: list[int | None]
         if self._base is not None:
             first = self._base.read(image)
-            if first.problem:
+            if self._fresh() and self._fits(image) and not self._base_sure(image, first):
+                # The first frame of a game that the base's tiles do not read
+                # surely: the game draws its tiles otherwise than the recording
+                # (gnome-mines lays out and draws its own tiles at each window
+                # size; scaled, the recorded ones read its digits by colour at
+                # best). Its tiles are no evidence here: drop it and learn every
+                # look from the rules, as for a theme never seen. Judged on a
+                # frame that holds still (a half-drawn tile is unsure too).
+                now = self._clock.monotonic()
+                if self._candidate is None or not np.array_equal(self._candidate[0], image):
+                    self._candidate = (image.copy(), now)
+                if now - self._candidate[1] < HOLD:
+                    doubt = set(first.low_confidence)
+                    return self._unread(
+                        [
+                            UNKNOWN if s == UNKNOWN and i not in doubt else None
+                            for i, s in enumerate(first.board.cells)
+                        ],
+                        [],
+                        "tiles unlike the theme's: looking again",
+                    )
+                self._base = None
+            if self._base is None:
+                ask = list(range(n))
+            elif first.problem:
                 self._candidate = None
                 return first
-            ask = self._doubt_base(image, first)
+            else:
+                ask = self._doubt_base(image, first)
             if self._base is None:
                 # The base's theme only looked like the game's: read as a new theme.
                 states = [None] * n
@@ -478,6 +560,8 @@ class LearningReader:
             c = self._content(image, i)
             contents[i] = c
             b, clear = self._match(c, i)
+            if b is not None:
+                b, clear = self._kept(c, i, b, clear)
             if b is None:
                 new.append(i)
             elif not clear:
@@ -486,6 +570,14 @@ class LearningReader:
                 look_of[i] = b
                 states[i] = self.looks[b].state
                 matched.append((k, b))
+        if self._guessed:
+            # A loss shows its mines, and a game may draw one through a look
+            # like the flag's (gnome-mines: the mine on the unopened face, the
+            # face darkening after): a flag look where we placed no flag, after
+            # a guess, is a mine shown, on the guessed cell the one that went off.
+            for i in ask:
+                if states[i] == FLAG and i not in self._flagged:
+                    states[i] = EXPLODED if i in self._guessed else MINE
         halfway = self._halfway(patches, ask, matched)
         if halfway:
             # Not yet what it turns into: a look half drawn, or its blank look under
@@ -560,6 +652,31 @@ class LearningReader:
         # A guess that may have hit a mine: a lost game shows its mines anywhere,
         # but only mines (and flags) may appear where we did not click.
         return self._name(states, look_of, outside)
+
+    def _fresh(self) -> bool:
+        """Whether the last clean read was a blank board (the next frame is a game's first)."""
+        return self._last is not None and all(k == UNKNOWN for k in self._last)
+
+    def _base_sure(self, image: Image, first: Reading) -> bool:
+        """Whether the base reads every cell it calls opened (or cannot read) with a
+        confidence of at least SURE: its tiles are the game's, not look-alikes.
+
+        A base that cannot read the board at all (`first.problem`) is judged only
+        when most cells still show their blank look: a board covered or moved is
+        no verdict on the theme."""
+        base = self._base
+        if not isinstance(base, VisionReader):
+            return True  # a reader of its own kind (a test's) vouches for itself
+        if first.problem:
+            patches = self._patches(image, list(range(self._n)))
+            assert patches is not None
+            return float(np.mean(self._still(patches, list(range(self._n))))) < 0.5
+        cells = set(first.low_confidence)
+        cells.update(i for i, s in enumerate(first.board.cells) if s != UNKNOWN)
+        if not cells:
+            return True
+        conf = base.confidence(image)
+        return conf is not None and bool(np.all(conf[sorted(cells)] >= SURE))
 
     def _still(self, patches: F32 | Image, ask: list[int]) -> npt.NDArray[np.bool_]:
         """`_still_now`, taken again only for the cells whose patch differs from the
@@ -853,6 +970,15 @@ class LearningReader:
             flagged=frozenset(self._flagged),
             known_numbers=numbers,
             guessed=self._guessed,
+            variants={k: self._variant_of(k) for k in groups},
+            alike={
+                k: frozenset(
+                    j
+                    for j in groups
+                    if j != k and _redrawn(self.looks[k].content, self.looks[j].content)
+                )
+                for k in groups
+            },
         )
         for i in outside:
             look = look_of.get(i)
@@ -888,11 +1014,35 @@ class LearningReader:
             return Reading(boards[0])
         return Reading(boards[0], alternatives=tuple(boards), unsure=unsure)
 
+    def _variant_of(self, k: int) -> frozenset[int]:
+        """The numbers whose named looks new look k may be drawn again (`_redrawn`).
+        The rules decide."""
+        c = self.looks[k].content
+        return frozenset(
+            look.state
+            for look in self.looks
+            if look.state is not None and look.state >= 0 and _redrawn(c, look.content)
+        )
+
     def _prove(self, board: Board, look_of: dict[int, int]) -> None:
         if explained(board):
             for k in set(look_of.values()):
                 if self.looks[k].state is not None:
                     self.looks[k].proven = True
+
+
+def _redrawn(c: Content, o: Content) -> bool:
+    """Whether looks c and o may be one number drawn at two sub-pixel phases: the
+    same colours, glyphs alike (see VARIANT_SHAPE)."""
+    if c.ink is None or o.ink is None:
+        return False
+    assert o.shape is not None and c.shape is not None
+    return (
+        float(np.abs(c.face - o.face).max()) <= FACE_TOL
+        and float(np.abs(c.ink - o.ink).max()) <= INK_TOL
+        and float(np.abs(c.shape - o.shape).mean()) <= VARIANT_SHAPE * SHAPE_TOL
+        and abs(c.aspect - o.aspect) <= VARIANT_ASPECT * ASPECT_TOL
+    )
 
 
 def explained(board: Board) -> bool:

@@ -7,7 +7,10 @@ class of identical cells) is named by what the rules allow:
 
 - a look on cells we just flagged, and nowhere else, is the flag;
 - every other new look on a cell that was unopened is an opened cell, so it
-  shows a number 0-8 that no known look shows yet (one look per number);
+  shows a number 0-8 that no known look shows yet (one look per number), or
+  one whose look it is near (the same glyph drawn at another sub-pixel
+  phase: a toolkit that lays tiles at whole pixels unevenly draws its text
+  at fractional ones);
 - a number is at least its flagged neighbours and at most its unopened plus
   flagged neighbours, on every cell of the look;
 - of the assignments of numbers to looks that fit those bounds, only those
@@ -55,6 +58,8 @@ def name_looks(
     flagged: frozenset[int] = frozenset(),
     known_numbers: frozenset[int] = frozenset(),
     guessed: frozenset[int] = frozenset(),
+    variants: Mapping[int, frozenset[int]] | None = None,
+    alike: Mapping[int, frozenset[int]] | None = None,
 ) -> Naming:
     """Name new looks on a board.
 
@@ -64,7 +69,14 @@ def name_looks(
     flagged: cells we right-clicked since they were last read as unopened.
     known_numbers: numbers whose look is already known (a new look is another number).
     guessed: cells the last batch opened on a guess (one may have been a mine).
+    variants: look id -> known numbers it may be another drawing of (a glyph
+    drawn at another sub-pixel phase, near that number's look): those stay
+    open to it, beside the numbers no look shows.
+    alike: look id -> the other new looks it may be another drawing of (the
+    same two phases of one glyph, both new): those may share a number.
     """
+    variants = variants or {}
+    alike = alike or {}
     names: dict[int, str] = {}
     numbered: dict[int, Sequence[int]] = {}
     mixed: list[int] = []
@@ -103,10 +115,11 @@ def name_looks(
         open_all = all(
             not any(base[j] == UNKNOWN and known[j] is not None for j in nbrs[i]) for i in cells
         )
+        again = variants.get(look, frozenset())
         candidates[look] = [
             v
             for v in range(lo, hi + 1)
-            if v not in known_numbers and (v == 0) == (open_all and hi == 0)
+            if (v not in known_numbers or v in again) and (v == 0) == (open_all and hi == 0)
         ]
     order = sorted(numbered, key=lambda k: len(candidates[k]))
     total = 1
@@ -116,7 +129,7 @@ def name_looks(
         return Naming(names, tuple(order), f"{total} ways to number the new looks")
     fits: list[tuple[int, ...]] = []
     for values in product(*(candidates[k] for k in order)):
-        if len(set(values)) != len(values):
+        if not _one_look_per_number(order, values, known_numbers, alike):
             continue
         cells = list(base)
         for look, v in zip(order, values, strict=True):
@@ -129,7 +142,9 @@ def name_looks(
             continue
         fits.append(values)
     if not fits:
-        lost = _name_loss(width, height, mines, base, numbered, known_numbers, guessed)
+        lost = _name_loss(
+            width, height, mines, base, numbered, known_numbers, guessed, variants, alike
+        )
         if lost is not None:
             names.update(lost)
             return Naming(names, ())
@@ -149,6 +164,25 @@ def name_looks(
     return Naming(names, tuple(unnamed), f"{len(unique)} numberings fit", unique)
 
 
+def _one_look_per_number(
+    order: Sequence[int],
+    values: Sequence[int],
+    known_numbers: frozenset[int],
+    alike: Mapping[int, frozenset[int]],
+) -> bool:
+    """Whether no two new looks take one number that no known look shows, unless
+    they are alike (two drawings of one glyph)."""
+    first: dict[int, list[int]] = {}
+    for look, v in zip(order, values, strict=True):
+        if v in known_numbers:
+            continue
+        for other in first.get(v, ()):
+            if other not in alike.get(look, frozenset()):
+                return False
+        first.setdefault(v, []).append(look)
+    return True
+
+
 def _name_loss(
     width: int,
     height: int,
@@ -157,6 +191,8 @@ def _name_loss(
     numbered: Mapping[int, Sequence[int]],
     known_numbers: frozenset[int],
     guessed: frozenset[int],
+    variants: Mapping[int, frozenset[int]],
+    alike: Mapping[int, frozenset[int]],
 ) -> dict[int, str] | None:
     """Names for a lost board, when exactly one reading explains it; else None.
 
@@ -188,9 +224,17 @@ def _name_loss(
             names: dict[int, str] = {}
             for k in looks:
                 counts = {sum(1 for j in nbrs[i] if j in mined) for i in numbered[k]}
-                if k not in group and len(counts) == 1 and not counts <= known_numbers:
+                if (
+                    k not in group
+                    and len(counts) == 1
+                    and not counts <= known_numbers - variants.get(k, frozenset())
+                ):
                     names[k] = str(counts.pop())
-            if len(names) != len(looks) - size or len(set(names.values())) != len(names):
+            if len(names) != len(looks) - size:
+                continue
+            order = list(names)
+            values = [int(names[k]) for k in order]
+            if not _one_look_per_number(order, values, known_numbers, alike):
                 continue
             numbers_fit = all(
                 s < 0 or sum(1 for j in nbrs[i] if j in mined) == s for i, s in enumerate(base)

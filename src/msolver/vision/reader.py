@@ -82,6 +82,15 @@ class VisionReader:
         low = tuple(r * p.cols + c for r, c in res.low_confidence)
         return Reading(res.board, low)
 
+    def confidence(self, image: Image) -> npt.NDArray[np.float64] | None:
+        """Every cell's confidence in a full read of `image` (row-major), or None
+        when the board cannot be read at all."""
+        try:
+            res = read_board(image, self.profile, image_origin=self._origin)
+        except ReadError:
+            return None
+        return res.confidence.ravel()
+
     def _changed(self, image: Image, last: Image) -> npt.NDArray[np.intp]:
         xs, ys = self._xs, self._ys
         p = self.profile
