@@ -227,6 +227,9 @@ class LearningReader:
         self._nbrs = neighbours_table(profile.cols, profile.rows)
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
+        # Blank cells in two shades alternating as a checkerboard (Google's look):
+        # its opened cells alternate two shades too, so each number has two looks.
+        self._checker = _checkerboard(self._blank, profile.rows, profile.cols)
         self._patch_cache = PatchCache(self._grid, self._offset)
         # _still's and _halfway's verdicts, and the blank looks and thresholds
         # they hold for.
@@ -975,7 +978,7 @@ class LearningReader:
                 k: frozenset(
                     j
                     for j in groups
-                    if j != k and _redrawn(self.looks[k].content, self.looks[j].content)
+                    if j != k and self._redrawn(self.looks[k].content, self.looks[j].content)
                 )
                 for k in groups
             },
@@ -1014,6 +1017,22 @@ class LearningReader:
             return Reading(boards[0])
         return Reading(boards[0], alternatives=tuple(boards), unsure=unsure)
 
+    def _redrawn(self, c: Content, o: Content) -> bool:
+        """`_redrawn`, and on a checkerboard board the same number on the other
+        shade: one ink and glyph (or none, a 0) on two faces. The rules decide."""
+        if _redrawn(c, o):
+            return True
+        if not self._checker:
+            return False
+        if c.ink is None or o.ink is None:
+            return c.ink is None and o.ink is None
+        assert c.shape is not None and o.shape is not None
+        return (
+            float(np.abs(c.ink - o.ink).max()) <= INK_TOL / 2
+            and float(np.abs(c.shape - o.shape).mean()) <= SHAPE_TOL
+            and abs(c.aspect - o.aspect) <= ASPECT_TOL
+        )
+
     def _variant_of(self, k: int) -> frozenset[int]:
         """The numbers whose named looks new look k may be drawn again (`_redrawn`).
         The rules decide."""
@@ -1021,7 +1040,7 @@ class LearningReader:
         return frozenset(
             look.state
             for look in self.looks
-            if look.state is not None and look.state >= 0 and _redrawn(c, look.content)
+            if look.state is not None and look.state >= 0 and self._redrawn(c, look.content)
         )
 
     def _prove(self, board: Board, look_of: dict[int, int]) -> None:
@@ -1043,6 +1062,23 @@ def _redrawn(c: Content, o: Content) -> bool:
         and float(np.abs(c.shape - o.shape).mean()) <= VARIANT_SHAPE * SHAPE_TOL
         and abs(c.aspect - o.aspect) <= VARIANT_ASPECT * ASPECT_TOL
     )
+
+
+def _checkerboard(blank: F32, rows: int, cols: int) -> bool:
+    """Whether the blank looks alternate two distinct shades by the parity of
+    row + column, each parity of one shade."""
+    if rows < 2 or cols < 2:
+        return False
+    means = blank.reshape(rows, cols, -1, 3).mean(axis=2)
+    parity = (np.add.outer(np.arange(rows), np.arange(cols)) % 2).astype(bool)
+    shades = []
+    for part in (parity, ~parity):
+        group = means[part]
+        shade = np.median(group, axis=0)
+        if float(np.abs(group - shade).max()) > 4.0:
+            return False
+        shades.append(shade)
+    return float(np.abs(shades[0] - shades[1]).max()) > 4.0
 
 
 def explained(board: Board) -> bool:
