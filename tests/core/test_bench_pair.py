@@ -7,6 +7,8 @@ again per number); the shipped rule written on it must choose exactly what
 
 from __future__ import annotations
 
+import pytest
+
 from msolver.core.bench import apply_moves, game_seed
 from msolver.core.game import Game, Status
 from msolver.core.solver import Solver, guess
@@ -16,7 +18,8 @@ from tests.core import bench_pair, winrate_arms
 
 
 def _guess_positions(games: int) -> list[tuple[int, int]]:
-    """(game, decision number) of every guess-tier decision in the first games."""
+    """(game, decision number) of every guess-tier decision in the first games,
+    each checked against the plain evaluator (blend and dominance off)."""
     found = []
     for g in range(games):
         game = Game(30, 16, 99, seed=game_seed(7, g), first_click="opening")
@@ -37,7 +40,11 @@ def _guess_positions(games: int) -> list[tuple[int, int]]:
     return found
 
 
-def test_the_plain_evaluator_chooses_as_the_guess_tier_does() -> None:
+def test_the_plain_evaluator_chooses_as_the_guess_tier_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(guess, "NEXT_SECOND_WEIGHT", 0.0)
+    monkeypatch.setattr(guess, "DOMINANCE", False)
     assert len(_guess_positions(12)) >= 10
 
 

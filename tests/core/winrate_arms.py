@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from msolver.core.board import Board
@@ -227,7 +228,8 @@ def _patched(module: object, name: str, value: object) -> Iterator[None]:
 
 
 def base() -> Iterator[None]:
-    yield
+    """The guess tier as it was before the blend and dominance (both off)."""
+    yield from shipped_plain()
 
 
 def base_plain() -> Iterator[None]:
@@ -254,6 +256,23 @@ def pseq() -> Iterator[None]:
     yield from _patched(guess, "choose", pseq_choose)
 
 
+def shipped_blend_dom() -> Iterator[None]:
+    """The guess tier's own blend and dominance (its constants switched on)."""
+    with contextmanager(_patched)(guess, "NEXT_SECOND_WEIGHT", 0.2):
+        yield from _patched(guess, "DOMINANCE", True)
+
+
+def shipped_blend() -> Iterator[None]:
+    with contextmanager(_patched)(guess, "NEXT_SECOND_WEIGHT", 0.2):
+        yield from _patched(guess, "DOMINANCE", False)
+
+
+def shipped_plain() -> Iterator[None]:
+    """The guess tier with the blend and dominance switched off."""
+    with contextmanager(_patched)(guess, "NEXT_SECOND_WEIGHT", 0.0):
+        yield from _patched(guess, "DOMINANCE", False)
+
+
 def _endgame(limit: int, budget: int, max_unknown: int) -> Callable[[], Iterator[None]]:
     plain = endgame.best_move
 
@@ -268,7 +287,8 @@ def _endgame(limit: int, budget: int, max_unknown: int) -> Callable[[], Iterator
             endgame.MAX_LAYOUTS, endgame.WORK_BUDGET = old
 
     def arm() -> Iterator[None]:
-        yield from _patched(endgame, "best_move", best_move)
+        with contextmanager(shipped_plain)():
+            yield from _patched(endgame, "best_move", best_move)
 
     return arm
 
@@ -281,6 +301,9 @@ ARMS: dict[str, Callable[[], Iterator[None]]] = {
     "dom": dom,
     "ties": ties,
     "pseq": pseq,
+    "shipped_blend_dom": shipped_blend_dom,
+    "shipped_blend": shipped_blend,
+    "shipped_plain": shipped_plain,
     "eg2000": _endgame(2000, 3_000_000, 10_000),
     "eg5000": _endgame(5000, 10_000_000, 10_000),
 }
