@@ -273,7 +273,14 @@ def shipped_plain() -> Iterator[None]:
         yield from _patched(guess, "DOMINANCE", False)
 
 
-def _endgame(limit: int, budget: int, max_unknown: int) -> Callable[[], Iterator[None]]:
+def shipped() -> Iterator[None]:
+    """The solver as shipped (the guess tier's blend and dominance on)."""
+    yield
+
+
+def _endgame(
+    limit: int, budget: int, max_unknown: int, guess_rules: bool = False
+) -> Callable[[], Iterator[None]]:
     plain = endgame.best_move
 
     def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, float] | None:
@@ -287,7 +294,7 @@ def _endgame(limit: int, budget: int, max_unknown: int) -> Callable[[], Iterator
             endgame.MAX_LAYOUTS, endgame.WORK_BUDGET = old
 
     def arm() -> Iterator[None]:
-        with contextmanager(shipped_plain)():
+        with contextmanager(shipped if guess_rules else shipped_plain)():
             yield from _patched(endgame, "best_move", best_move)
 
     return arm
@@ -304,6 +311,9 @@ ARMS: dict[str, Callable[[], Iterator[None]]] = {
     "shipped_blend_dom": shipped_blend_dom,
     "shipped_blend": shipped_blend,
     "shipped_plain": shipped_plain,
+    "shipped": shipped,
     "eg2000": _endgame(2000, 3_000_000, 10_000),
+    "shipped_eg2000_u40": _endgame(2000, 3_000_000, 40, guess_rules=True),
+    "shipped_eg5000_u40": _endgame(5000, 10_000_000, 40, guess_rules=True),
     "eg5000": _endgame(5000, 10_000_000, 10_000),
 }
