@@ -10,6 +10,7 @@ decisions, move for move.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from random import Random
 
 import pytest
@@ -29,11 +30,23 @@ from msolver.core.solver.probability import (
     count_key,
     count_region,
     layouts_and_least,
+    layouts_and_two_least,
     region_keys,
 )
 from tests.core.reference_solver import endgame as ref_endgame
 from tests.core.reference_solver import guess as ref_guess
 from tests.core.reference_solver import probability as ref_probability
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _reference_guess_rules() -> Iterator[None]:
+    # The reference predates the guess tier's blend and dominance rules
+    # (tests/core/test_guess.py holds those to a plain evaluator): they are
+    # off here, so every fast path is held to the reference alone.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(guess, "NEXT_SECOND_WEIGHT", 0.0)
+        mp.setattr(guess, "DOMINANCE", False)
+        yield
 
 
 def _trim(poly: list[int]) -> list[int]:
@@ -133,8 +146,9 @@ def test_lookahead_equals_the_reference(board: Board) -> None:
         look = guess._Lookahead(board, cs, i)
         for v in range(9):
             slow = ref_guess._next_safety(board, i, v)
-            assert guess._next_safety(board, cs, i, v) == slow
-            assert look.safety(v) == slow
+            plain = guess._next_safety(board, cs, i, v)
+            assert plain[:2] == slow
+            assert look.safety(v) == plain  # the second-safest cell too
 
 
 @st.composite
@@ -421,6 +435,9 @@ def test_one_region_recombined_equals_a_whole_solve(
         varied = tuple(sorted((key, n) for (key, _), n in zip(region, needs, strict=True)))
         whole = layouts_and_least([], n_unknown, mines_left, [*keys[:x], varied, *keys[x + 1 :]])
         assert rest.layouts_and_least(count_key(varied)) == whole
+        both = layouts_and_two_least([], n_unknown, mines_left, [*keys[:x], varied, *keys[x + 1 :]])
+        assert rest.layouts_and_two_least(count_key(varied)) == both
+        assert both[:2] == whole
 
 
 def test_the_collector_is_paused_only_while_counting() -> None:

@@ -705,6 +705,60 @@ def _recombine(
     return True, off, h, o, out
 
 
+def _two_least(chances: Iterable[tuple[float, int]]) -> tuple[float, float]:
+    """The least mine chance of any cell and the next one up, from (chance,
+    cells sharing it) pairs: the least again when two cells share it, and
+    1.0 for cells that are not there."""
+    least = second = 1.0
+    for p, size in chances:
+        if p < least:
+            second = p if size > 1 else least
+            least = p
+        elif p < second:
+            second = p
+    return least, second
+
+
+def layouts_and_two_least(
+    cons: list[tuple[tuple[int, ...], int]],
+    n_unknown: int,
+    mines_left: int,
+    keys: list[Key] | None = None,
+) -> tuple[int, float, float]:
+    """`layouts_and_least` and the second-least mine chance of a cell.
+
+    (0, 0.0, 0.0) when no layout fits; (layouts, 0.0, 0.0) when no unknown
+    cell is left.
+    """
+    if mines_left < 0 or mines_left > n_unknown:
+        return 0, 0.0, 0.0
+    solved = _solve(cons, n_unknown, mines_left, keys)
+    if isinstance(solved, str):
+        return 0, 0.0, 0.0
+    if not n_unknown:
+        return solved.weight, 0.0, 0.0
+    chances = [(num / den, len(cells)) for cells, num, den in solved.boxes]
+    if solved.off:
+        chances.append((solved.off_num / solved.weight, solved.off))
+    least, second = _two_least(chances)
+    return solved.weight, least, second
+
+
+def box_chances(
+    cons: list[tuple[tuple[int, ...], int]], n_unknown: int, mines_left: int
+) -> tuple[int, list[tuple[float, tuple[int, ...]]], float] | None:
+    """Fitting layouts, each frontier box's (mine chance, cells) and the mine
+    chance of a cell off the frontier (0.0 when there is none); None when no
+    layout fits."""
+    if mines_left < 0 or mines_left > n_unknown:
+        return None
+    solved = _solve(cons, n_unknown, mines_left)
+    if isinstance(solved, str) or not solved.weight:
+        return None
+    boxes = [(num / den, cells) for cells, num, den in solved.boxes]
+    return solved.weight, boxes, solved.off_num / solved.weight if solved.off else 0.0
+
+
 class Recombined:
     """`layouts_and_least` for boards whose regions are all fixed but one.
 
@@ -767,6 +821,29 @@ class Recombined:
         if self._off:
             least = min(least, sum(map(mul, total, self._o)) / weight)
         return weight, least
+
+    def layouts_and_two_least(self, varying: _Region | None) -> tuple[int, float, float]:
+        """`layouts_and_two_least` with `varying` as the changing region's count."""
+        if not self._ok or varying is None:
+            return 0, 0.0, 0.0
+        total = varying.total
+        h = self._h
+        weight = sum(map(mul, total, h))
+        if weight == 0:
+            return 0, 0.0, 0.0
+        if not self._unknown:
+            return weight, 0.0, 0.0
+        chances = [
+            (sum(map(mul, bm, h)) / (weight * len(cells)), len(cells))
+            for cells, bm in zip(varying.boxes, varying.box_mines, strict=True)
+        ]
+        for rtotal, v, sized in self._fixed:
+            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
+            chances += [(sum(map(mul, bm, wk)) / (weight * size), size) for size, bm in sized]
+        if self._off:
+            chances.append((sum(map(mul, total, self._o)) / weight, self._off))
+        least, second = _two_least(chances)
+        return weight, least, second
 
 
 @collector_paused
