@@ -12,7 +12,8 @@ cells one number settles with cells only the count settles):
 - the exact count: "exact count: 0 of 1,240 layouts put a mine here".
 
 A guess says its risk, how many cells were near the safest, and the chance
-that the next move is safe too (the score the guess tier maximises); a 50/50
+that the next move is safe too (the guess tier's score blends it over the
+two safest next cells; see guess.py); a 50/50
 that nothing can settle says so. An endgame move says how many of the
 remaining layouts best play wins.
 
