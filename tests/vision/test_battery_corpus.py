@@ -32,7 +32,21 @@ EDGE_KEYS = {"col_starts": "col_edges", "row_starts": "row_edges"}
 # case -> why it fails today (measured on this branch's main code, 2026-11-25).
 # gnome-mines-1000x560 (GTK lays 10 columns 27 px apart and 20 at 26 px) passes
 # since the Grid carries each line's own edges (branch unevengrid).
-XFAIL: dict[str, str] = {}
+XFAIL: dict[str, str] = {
+    # kmines (KDE), recorded at its first window size on a 1920x1080 screen:
+    # flat classic cells and textured or pictured boards over a background
+    # picture (measured on branch kmines, 2026-11-25).
+    "kmines-classic-easy": "refused as partly played: the outer ring of flat cells is not grown",
+    "kmines-classic-medium": "refused as partly played: the outer ring of flat cells is not grown",
+    "kmines-classic-hard": "refused as partly played: the outer ring of flat cells is not grown",
+    "kmines-default-easy": "the grey bevelled cells named as the built-in sgt-mines theme",
+    "kmines-default-medium": "refused: '2 boards found'",
+    "kmines-graveyard-mayhem-medium": "a 5x3 block of the background picture's lattice",
+    "kmines-graveyard-mayhem-hard": "a 10x3 block of the background picture's lattice",
+    "kmines-green-easy": "refused: '2 boards found' (grass texture, no lines between cells)",
+    "kmines-green-medium": "15x16: a column and the phase lost on a seamless grass texture",
+    "kmines-green-hard": "29x16: a column and the phase lost on a seamless grass texture",
+}
 
 
 def cases() -> list[str]:
