@@ -666,6 +666,21 @@ def find_lattice(image: Image) -> Lattice:
             # of cells: the finest lattice that covers about the most
             most = max(_area(g[0]) for g in found)
             found = [min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)]
+    # A picture in the cells that repeats every few cells (kmines' graveyard
+    # tiles) can outscore the cells' own pitch: a board found at a multiple
+    # of the pitch is looked for again at a half and a third of it, and the
+    # board covering the most wins below.
+    seen = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
+    for g in list(found):
+        for k in (2, 3):
+            q = (g[0].pitch[0] / k, g[0].pitch[1] / k)
+            key = (round(2 * q[0]), round(2 * q[1]))
+            if q[0] < _MIN_PITCH or q[1] < _MIN_PITCH or key in seen:
+                continue
+            seen.add(key)
+            got = _board_at(rgb, ex, ey, q, fine)
+            if got is not None and _area(got[0]) > 1.2 * _area(g[0]):
+                found.append(got)
     if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
     best = max(found, key=lambda g: _area(g[0]))
@@ -727,7 +742,23 @@ def _other_boards(
     if got is None:
         return 0
     second = got[0]
+    # a picture behind the board (a smooth gradient, a fog) cut at the pitch
+    # is alike cell to cell but has next to no edges: a board has about as
+    # many as the first (kmines' backgrounds: 0.03 of the board's; a second
+    # game window: 0.8-1.2)
+    if _edge_density(ex, ey, second) < 0.25 * _edge_density(ex, ey, lat):
+        return 0
     return int(second.rows * second.cols >= max(16, lat.rows * lat.cols // 4))
+
+
+def _edge_density(ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], lat: Lattice) -> float:
+    """Mean edge strength over the board's box."""
+    (ox, oy), (px, py) = lat.origin, lat.pitch
+    x0, y0 = max(0, int(ox)), max(0, int(oy))
+    x1, y1 = int(ox + lat.cols * px), int(oy + lat.rows * py)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    return float(ex[y0:y1, x0:x1].mean() + ey[y0:y1, x0:x1].mean())
 
 
 def cell_offset(tile: Image) -> tuple[float, float]:
