@@ -36,9 +36,6 @@ XFAIL: dict[str, str] = {
     # kmines (KDE), recorded at its first window size on a 1920x1080 screen:
     # flat classic cells and textured or pictured boards over a background
     # picture (measured on branch kmines, 2026-11-25).
-    "kmines-classic-easy": "refused as partly played: the outer ring of flat cells is not grown",
-    "kmines-classic-medium": "refused as partly played: the outer ring of flat cells is not grown",
-    "kmines-classic-hard": "refused as partly played: the outer ring of flat cells is not grown",
     "kmines-graveyard-mayhem-hard": "refused: 6 cells under the moon's glow unlike the rest",
     "kmines-green-easy": "refused: '2 boards found' (grass texture, no lines between cells)",
     "kmines-green-medium": "15x16: a column and the phase lost on a seamless grass texture",

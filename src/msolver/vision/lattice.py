@@ -357,38 +357,66 @@ def _grow(
     near: npt.NDArray[np.bool_],
     colour: npt.NDArray[np.float32],
     rect: tuple[int, int, int, int],
+    facing: dict[str, npt.NDArray[np.bool_]] | None = None,
 ) -> tuple[int, int, int, int]:
     """The rectangle grown by every row or column beside it that belongs to the board.
 
     A strip belongs when a good share of it is alike (a board under way, a
     hovered cell) or nearly all of it is alike inside the outer ring and of
     the colour of the cells next to it (the board's outer cells, whose ring
-    shows the frame instead of a neighbour).
+    shows the frame instead of a neighbour), or nearly all of it is alike
+    on the half that faces the board (`facing`, by the side the strip is on:
+    flat cells whose line to the next cell is their only mark, and whose
+    other side shows the frame).
     """
     top, left, h, w = rect
     rows, cols = alike.shape
 
     def board(
-        out: tuple[slice | int, slice | int], inside: tuple[slice | int, slice | int]
+        out: tuple[slice | int, slice | int], inside: tuple[slice | int, slice | int], side: str
     ) -> bool:
         if alike[out].mean() >= _GROW_SHARE:
             return True
         same = np.abs(colour[out] - colour[inside]).max(axis=-1) <= 24
-        return bool((near[out] & same).mean() >= 0.8)
+        if (near[out] & same).mean() >= 0.8:
+            return True
+        return facing is not None and bool((facing[side][out] & same).mean() >= 0.8)
 
     changed = True
     while changed:
         changed = False
         cs, rs = slice(left, left + w), slice(top, top + h)
-        if top > 0 and board((top - 1, cs), (top, cs)):
+        if top > 0 and board((top - 1, cs), (top, cs), "top"):
             top, h, changed = top - 1, h + 1, True
-        elif top + h < rows and board((top + h, cs), (top + h - 1, cs)):
+        elif top + h < rows and board((top + h, cs), (top + h - 1, cs), "bottom"):
             h, changed = h + 1, True
-        elif left > 0 and board((rs, left - 1), (rs, left)):
+        elif left > 0 and board((rs, left - 1), (rs, left), "left"):
             left, w, changed = left - 1, w + 1, True
-        elif left + w < cols and board((rs, left + w), (rs, left + w - 1)):
+        elif left + w < cols and board((rs, left + w), (rs, left + w - 1), "right"):
             w, changed = w + 1, True
     return top, left, h, w
+
+
+def _facing(
+    desc: npt.NDArray[np.float32], twins: npt.NDArray[np.bool_]
+) -> dict[str, npt.NDArray[np.bool_]]:
+    """Cells alike the twins on one half, by the side of the board a strip of them lies on
+    (a strip above the board is judged on its cells' lower halves, and so on)."""
+    rows, cols, _d = desc.shape
+    cells = desc.reshape(rows, cols, _N, _N, 3)
+    m = _N // 2
+    halves = {
+        "top": cells[:, :, m:],
+        "bottom": cells[:, :, :m],
+        "left": cells[:, :, :, m:],
+        "right": cells[:, :, :, :m],
+    }
+    return {
+        side: _alike_to(
+            np.ascontiguousarray(half).reshape(rows, cols, -1), twins, flat_ok=False, ncc_min=0.9
+        )
+        for side, half in halves.items()
+    }
 
 
 def _refine(
@@ -557,7 +585,8 @@ def _board_at(
     inner = _inner(desc)
     near = _alike_to(inner, alike & (lab == main), flat_ok=False, ncc_min=0.95)
     colour = inner.reshape(rows, cols, -1, 3).mean(axis=2)
-    top, left, bh, bw = _grow(alike & (lab == main), near, colour, rect)
+    facing = _facing(desc, alike & (lab == main))
+    top, left, bh, bw = _grow(alike & (lab == main), near, colour, rect, facing)
     # geometry to a fraction of a pixel, from the edges of the board's blank cells
     y0, y1 = int(oy + top * pitch[1]), int(np.ceil(oy + (top + bh) * pitch[1]))
     x0, x1 = int(ox + left * pitch[0]), int(np.ceil(ox + (left + bw) * pitch[0]))
