@@ -7,7 +7,10 @@ class of identical cells) is named by what the rules allow:
 
 - a look on cells we just flagged, and nowhere else, is the flag;
 - every other new look on a cell that was unopened is an opened cell, so it
-  shows a number 0-8 that no known look shows yet (one look per number);
+  shows a number 0-8 that no known look shows yet (one look per number),
+  except where the caller says two looks differ only by the shade of their
+  face (`shades`: a translucent opened cell over a picture shows the same
+  number a shade lighter or darker across the board);
 - a number is at least its flagged neighbours and at most its unopened plus
   flagged neighbours, on every cell of the look;
 - of the assignments of numbers to looks that fit those bounds, only those
@@ -55,6 +58,8 @@ def name_looks(
     flagged: frozenset[int] = frozenset(),
     known_numbers: frozenset[int] = frozenset(),
     guessed: frozenset[int] = frozenset(),
+    shades: Mapping[int, frozenset[int]] | None = None,
+    shade_pairs: frozenset[frozenset[int]] = frozenset(),
 ) -> Naming:
     """Name new looks on a board.
 
@@ -64,6 +69,9 @@ def name_looks(
     flagged: cells we right-clicked since they were last read as unopened.
     known_numbers: numbers whose look is already known (a new look is another number).
     guessed: cells the last batch opened on a guess (one may have been a mine).
+    shades: look id -> known numbers it may show too (it differs from their
+    looks only by its face's shade). shade_pairs: pairs of new looks that
+    may show one number (they differ only by their faces' shade).
     """
     names: dict[int, str] = {}
     numbered: dict[int, Sequence[int]] = {}
@@ -106,7 +114,8 @@ def name_looks(
         candidates[look] = [
             v
             for v in range(lo, hi + 1)
-            if v not in known_numbers and (v == 0) == (open_all and hi == 0)
+            if (v not in known_numbers or v in (shades or {}).get(look, frozenset()))
+            and (v == 0) == (open_all and hi == 0)
         ]
     order = sorted(numbered, key=lambda k: len(candidates[k]))
     total = 1
@@ -116,7 +125,11 @@ def name_looks(
         return Naming(names, tuple(order), f"{total} ways to number the new looks")
     fits: list[tuple[int, ...]] = []
     for values in product(*(candidates[k] for k in order)):
-        if len(set(values)) != len(values):
+        if len(set(values)) != len(values) and not all(
+            frozenset((order[a], order[b])) in shade_pairs
+            for a, b in combinations(range(len(values)), 2)
+            if values[a] == values[b]
+        ):
             continue
         cells = list(base)
         for look, v in zip(order, values, strict=True):
