@@ -34,12 +34,8 @@ EDGE_KEYS = {"col_starts": "col_edges", "row_starts": "row_edges"}
 # since the Grid carries each line's own edges (branch unevengrid).
 XFAIL: dict[str, str] = {
     # kmines (KDE), recorded at its first window size on a 1920x1080 screen:
-    # flat classic cells and textured or pictured boards over a background
-    # picture (measured on branch kmines, 2026-11-25).
+    # a translucent board over a background picture (measured on branch kmines, 2026-11-25).
     "kmines-graveyard-mayhem-hard": "refused: 6 cells under the moon's glow unlike the rest",
-    "kmines-green-easy": "refused: '2 boards found' (grass texture, no lines between cells)",
-    "kmines-green-medium": "15x16: a column and the phase lost on a seamless grass texture",
-    "kmines-green-hard": "29x16: a column and the phase lost on a seamless grass texture",
 }
 
 

@@ -56,6 +56,11 @@ _GROW_SHARE = 0.25
 # survive it, one-pixel lines lose half); a stippled or dithered board keeps
 # about a tenth (measured on the battery corpus: 0.30-0.98 against 0.05-0.11).
 _DITHERED = 0.2  # a row or column beside the board with this share of alike cells is board
+# A board whose cells repeat with no edge of their own: folded at the pitch,
+# its strongest phase stays under this many times the mean (kmines' grass
+# 1.7-2.2; lines, bevels and gaps 4-16; measured on the corpus at its truths).
+_WEAK_FOLD = 2.4
+_FRAME_EDGE = 1.5  # a frame line: this many times the board's 90th-percentile edge
 
 
 class LatticeError(ValueError):
@@ -474,6 +479,44 @@ def _refine(
     return c0 + _boundary_shift(pos, prof, level, c0, pp, n), pp
 
 
+def _framed(
+    edge: npt.NDArray[np.float32], start: float, p: float, n: int
+) -> tuple[float, int] | None:
+    """(start, count) of the cells between the board's frame lines along one axis, where
+    the cells show no boundary of their own (their repeating edges are weak:
+    folded at the pitch, the strongest phase is under _WEAK_FOLD times the mean);
+    None otherwise. edge: edge strength, one row per line across the board."""
+    prof = edge.mean(axis=0).astype(np.float64)
+    a, b = max(0, int(start)), min(len(prof), int(start + n * p))
+    if b - a < 2 * p:
+        return None
+    inside = prof[a:b]
+    nb = max(8, round(p))
+    bins = np.floor(((np.arange(a, b) - start) % p) / p * nb).astype(int) % nb
+    folded = np.bincount(bins, weights=inside, minlength=nb)
+    if folded.max() >= _WEAK_FOLD * max(float(folded.mean()), 1e-9):
+        return None
+    strong = _FRAME_EDGE * float(np.percentile(inside, 90))
+    lo = np.arange(max(0, int(start - p)), min(len(prof), int(start + p / 2) + 1))
+    end = start + n * p
+    hi = np.arange(max(0, int(end - p / 2)), min(len(prof), int(end + p) + 1))
+    if len(lo) == 0 or len(hi) == 0:
+        return None
+    # a frame drawn as a thin line has a strong edge on each side: the cells
+    # start after the inner one and end before the inner one on the far side
+    lo_top, hi_top = float(prof[lo].max()), float(prof[hi].max())
+    if lo_top < strong or hi_top < strong:
+        return None
+    left = int(lo[prof[lo] >= 0.5 * lo_top].max())
+    right = int(hi[prof[hi] >= 0.5 * hi_top].min())
+    k = (right - left) / p
+    m = round(k)
+    if m not in (n, n + 1) or abs(k - m) * p > 1.0:
+        return None
+    # edge index j lies between pixels j-1 and j: the first cell starts at pixel j
+    return float(left), m
+
+
 def _boundary_shift(pos: F, prof: F, level: F, c0: float, pp: float, n: int) -> float:
     """How far to move the first cell's centre c0 so that its box starts on the cell boundary.
 
@@ -617,6 +660,18 @@ def _board_at(
     c0y, py = _refine((f_ey[y0 : y1 + 1, x0:x1] * wy).T, grey.mean(axis=1), first_y, pitch[1], bh)
     c0y += y0
     origin = (c0x - px / 2, c0y - py / 2)
+    # A seamless texture (kmines' grass) has no edge between its cells: any
+    # phase cuts alike cells and the one the fold found is arbitrary. The
+    # board's frame is the only boundary then: two strong edges a whole number
+    # of pitches apart, each within a pitch of the board's ends.
+    x_rows = f_ex[int(origin[1]) : int(origin[1] + bh * py), :]
+    y_cols = f_ey[:, int(origin[0]) : int(origin[0] + bw * px)].T
+    fx = _framed(x_rows, origin[0], px, bw)
+    fy = _framed(y_cols, origin[1], py, bh)
+    if fx is not None or fy is not None:
+        ox2, bw = fx if fx is not None else (origin[0], bw)
+        oy2, bh = fy if fy is not None else (origin[1], bh)
+        origin = (ox2, oy2)
     desc = _cells(rgb, origin, (px, py), bh, bw)
     alike2, ncc2 = _alike(desc, np.ones((bh, bw), bool))
     # blank or not is judged inside the outer ring, so the board's edge cells count
@@ -683,7 +738,13 @@ def find_lattice(image: Image) -> Lattice:
     if not found:
         # only when the strong combs hold no board: each try costs a pass
         tried = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
-        for px, py in _square_pairs(ex, ey, max_lag, w, h):
+        # A board drawn at whole pixels repeats its cells' pixels exactly: the
+        # first candidate where a picture behind the board drowns the combs
+        # (kmines' garden behind a 9x9 board of grass)
+        again = _repeat_pitch(rgb, ex, ey)
+        for px, py in ([(again, again)] if again is not None else []) + _square_pairs(
+            ex, ey, max_lag, w, h
+        ):
             if (round(2 * px), round(2 * py)) in tried:
                 continue
             tried.add((round(2 * px), round(2 * py)))
@@ -723,6 +784,41 @@ def find_lattice(image: Image) -> Lattice:
     if others > 0:
         raise LatticeError(f"{others + 1} boards found: show only one board")
     return lat
+
+
+def _repeat_pitch(
+    rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32]
+) -> float | None:
+    """The whole-pixel lag at which the picture's edged pixels repeat exactly along
+    both axes (every cell the same pixels), or None.
+
+    Scored on every second row (x lags) and column (y lags): the share of
+    edge strength on pixels equal to the pixel a lag on, times the same along
+    y. A multiple of the pitch repeats too: the smallest lag near the best.
+    """
+    g = rgb.astype(np.int16)
+    h, w = g.shape[:2]
+    wt = (ex[:, :w] + ey[:h, :]).astype(np.float32)
+    top = int(min(_MAX_PITCH, w / 3, h / 3))
+    if top <= _MIN_PITCH:
+        return None
+    rows, cols = g[::2], g[:, ::2]
+    wr, wc = wt[::2], wt[:, ::2]
+    lags = np.arange(int(_MIN_PITCH), top + 1)
+    score = np.zeros(len(lags))
+    for i, d in enumerate(lags):
+        same_x = np.abs(rows[:, d:] - rows[:, :-d]).sum(axis=2) <= 6
+        same_y = np.abs(cols[d:] - cols[:-d]).sum(axis=2) <= 6
+        tx, ty = float(wr[:, :-d].sum()), float(wc[:-d].sum())
+        if tx <= 0 or ty <= 0:
+            return None
+        score[i] = float((wr[:, :-d] * same_x).sum()) / tx * float((wc[:-d] * same_y).sum()) / ty
+    best = int(np.argmax(score))
+    for i in range(best + 1):
+        ratio = lags[best] / lags[i]
+        if score[i] >= 0.8 * score[best] and abs(ratio - round(ratio)) < 0.02:
+            return float(lags[i])
+    return float(lags[best])
 
 
 def _pitch_of(got: tuple[Lattice, int]) -> float:
