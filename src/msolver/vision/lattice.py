@@ -58,8 +58,9 @@ _GROW_SHARE = 0.25
 _DITHERED = 0.2  # a row or column beside the board with this share of alike cells is board
 # A board whose cells repeat with no edge of their own: folded at the pitch,
 # its strongest phase stays under this many times the mean (kmines' grass
-# 1.7-2.2; lines, bevels and gaps 4-16; measured on the corpus at its truths).
-_WEAK_FOLD = 2.4
+# 1.7-2.6, the most on a whole-screen grab; lines, bevels and gaps 4.4-16;
+# measured on the corpus at its truths).
+_WEAK_FOLD = 3.0
 _FRAME_EDGE = 1.5  # a frame line: this many times the board's 90th-percentile edge
 
 
@@ -796,9 +797,17 @@ def _repeat_pitch(
     edge strength on pixels equal to the pixel a lag on, times the same along
     y. A multiple of the pitch repeats too: the smallest lag near the best.
     """
-    g = rgb.astype(np.int16)
-    h, w = g.shape[:2]
+    h, w = rgb.shape[:2]
     wt = (ex[:, :w] + ey[:h, :]).astype(np.float32)
+    # only where there is anything to repeat (a grab of a whole screen is
+    # mostly an empty desktop)
+    ys, xs = np.nonzero(wt.max(axis=1) > 0)[0], np.nonzero(wt.max(axis=0) > 0)[0]
+    if len(ys) == 0:
+        return None
+    y0, y1, x0, x1 = int(ys[0]), int(ys[-1]) + 1, int(xs[0]), int(xs[-1]) + 1
+    g = rgb[y0:y1, x0:x1].astype(np.int16)
+    wt = wt[y0:y1, x0:x1]
+    h, w = g.shape[:2]
     top = int(min(_MAX_PITCH, w / 3, h / 3))
     if top <= _MIN_PITCH:
         return None
