@@ -770,7 +770,14 @@ def find_lattice(image: Image) -> Lattice:
                 continue
             seen.add(key)
             got = _board_at(rgb, ex, ey, q, fine)
-            if got is not None and _area(got[0]) > 1.2 * _area(g[0]):
+            # the finer board holds the coarse one and more (not a strip of
+            # part-cells across a board under way)
+            if (
+                got is not None
+                and _area(got[0]) > 1.2 * _area(g[0])
+                and _overlap(got[0], g[0]) >= 0.9 * _area(g[0])
+                and min(got[0].rows, got[0].cols) >= 4
+            ):
                 found.append(got)
     if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
