@@ -223,3 +223,50 @@ def test_two_new_looks_alike_may_be_one_number_drawn_twice() -> None:
         assert name == ("1" if look >= 100 else str(look))
     for fit in both.fits:
         assert fit.get(100, 1) == fit.get(101, 1) == 1
+
+
+def test_looks_that_differ_only_by_shade_may_show_one_number() -> None:
+    # A translucent opened cell over a picture (kmines' default theme over its
+    # gradient): two looks of 0, a shade apart. Cells 0-3 and 6 have no
+    # unopened neighbour, so each look can only be a 0.
+    known: list[int | None] = [None, None, None, None, 1, 1, None, 1, UNKNOWN]
+    looks = {7: [0, 1, 3], 8: [2, 6]}
+    apart = name_looks(3, 3, 1, known, looks, known_numbers=frozenset({1}))
+    assert apart.names == {} and apart.reason == "no numbering of the new looks fits the board"
+    shaded = name_looks(
+        3,
+        3,
+        1,
+        known,
+        looks,
+        known_numbers=frozenset({1}),
+        alike={7: frozenset({8}), 8: frozenset({7})},
+    )
+    assert shaded.names == {7: "0", 8: "0"}
+    # A shade of a known 0 seen later.
+    known2: list[int | None] = [0, 0, None, 0, 1, 1, None, 1, UNKNOWN]
+    later = name_looks(3, 3, 1, known2, {8: [2, 6]}, known_numbers=frozenset({0, 1}))
+    assert later.names == {}
+    later = name_looks(
+        3, 3, 1, known2, {8: [2, 6]}, known_numbers=frozenset({0, 1}), variants={8: frozenset({0})}
+    )
+    assert later.names == {8: "0"}
+
+
+def test_a_shade_is_lighter_or_darker_alike_on_every_channel() -> None:
+    from msolver.vision.learning_reader import Content, _shade_of
+
+    grey = np.array([190.0, 190.0, 190.0])
+    assert _shade_of(Content(grey), Content(grey - 17))
+    # another hue is another tile (a theme may tell numbers by face colour)
+    assert not _shade_of(
+        Content(np.array([70.0, 180.0, 90.0])), Content(np.array([55.0, 190.0, 90.0]))
+    )
+    # too far apart to be one face over a picture
+    assert not _shade_of(Content(grey), Content(grey - 60))
+    # the same shade, another ink: another number
+    shape = np.zeros(64)
+    one = Content(grey, np.array([11.0, 11.0, 134.0]), shape, 0.0)
+    two = Content(grey - 10, np.array([20.0, 130.0, 20.0]), shape, 0.0)
+    assert not _shade_of(one, two)
+    assert _shade_of(one, Content(grey - 10, np.array([11.0, 11.0, 134.0]), shape, 0.0))

@@ -16,7 +16,9 @@ a rule written for that game alone (never by msolver's grid finder):
 - xbomb (Debian, plain X / Athena): stippled tiles between 2 px black lines;
 - minesweeper-for-web (npm, a Lit web component) in Chromium at page zoom
   100% and 150%, served by a static server on 127.0.0.1; a test-only wrapper
-  page writes the board's position and mine layout into the window title.
+  page writes the board's position and mine layout into the window title;
+- KDE's kmines (Debian, Qt5/KDE Frameworks) in its four themes and three
+  levels, with a private config file and its own D-Bus session.
 
 Geometry convention (as for the built-in games): origin is the top-left pixel
 of cell (0, 0)'s face and pitch the distance between neighbouring cells; a
@@ -195,6 +197,7 @@ MG_END = (
 XBOMB_END = "all bombs drawn; the UXB counter and clock stop"
 WEB_END = "every bomb drawn on a loss, flags on a win; no face, no dialog"
 GNOME_END = "a scores dialog over the board after a win; mines shown after a loss"
+KMINES_END = "every mine shown after a loss; the clock stops"
 
 
 def _sgt(
@@ -332,6 +335,32 @@ def _gnome(w: int, h: int) -> Variant:
     )
 
 
+# kmines levels: (cols, rows, mines) as its [KgDifficulty] Level names them.
+KMINES_LEVELS = {"Easy": (9, 9, 10), "Medium": (16, 16, 40), "Hard": (30, 16, 99)}
+
+
+def _kmines(theme: str, level: str) -> Variant:
+    cols, rows, mines = KMINES_LEVELS[level]
+    return Variant(
+        name=f"kmines-{theme}-{level.lower()}",
+        game="kmines",
+        toolkit="Qt5 (KDE Frameworks)",
+        theme=f"kmines-{theme}",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        # The toolbar's New button (its place is known after launch). Not
+        # ctrl+n: after a loss kmines asks "Reset the Game?" in a modal box
+        # that takes the keyboard focus and, closed, leaves it nowhere, so
+        # a key never reaches the game again (measured); a click does.
+        new_game="click:new",
+        # measured: the first click opened an area in every try (an opening)
+        first_click="opening",
+        end_signal=KMINES_END,
+        params=(("theme", theme), ("level", level)),
+    )
+
+
 BATTERY: tuple[Variant, ...] = (
     # sgt-mines: the built-in look at other tile sizes, then 12 seeded palettes.
     _sgt("sgt-default-t16", None, 1, 16, 30, 16, 99),
@@ -395,6 +424,13 @@ BATTERY: tuple[Variant, ...] = (
     _mg("Christmas", 28, 9, 9, 10),
     _pygame("2000", 30, 16, 99),
     _web(1.75, 9, 9, 10),
+    # KDE's kmines: its four themes (a gradient, a graveyard and a garden
+    # picture behind the board; flat white cells) at its three levels.
+    *(
+        _kmines(t, lv)
+        for t in ("default", "classic", "graveyard-mayhem", "green")
+        for lv in KMINES_LEVELS
+    ),
 )
 
 BY_NAME = {v.name: v for v in BATTERY}
@@ -413,6 +449,9 @@ LIVE: tuple[str, ...] = (
     "tk-c22-16x16",  # stock Tk buttons: opened cells differ from unopened in the bevel alone
     # GTK's own 50 px tiles, not the recorded 33 px: learned in play
     "gnome-mines-1800x1000",
+    # KDE's kmines, flat classic cells: 5/5 games to the end in 6 bench runs
+    # in a row (2026-11-25, branch kmines)
+    "kmines-classic-medium",
 )
 
 
@@ -500,6 +539,11 @@ def available(variant: Variant) -> str | None:
         elif variant.game == "xbomb":
             if not Path("/usr/games/xbomb").exists():
                 return "xbomb is not installed (apt-get install xbomb)"
+        elif variant.game == "kmines":
+            if not Path("/usr/games/kmines").exists():
+                return "kmines is not installed (apt-get install kmines)"
+            if shutil.which("dbus-run-session") is None:
+                return "dbus-run-session is not installed (apt-get install dbus)"
         elif variant.game == "minegauler":
             minegauler_python()
         elif variant.game == "pygame-minesweeper":
@@ -698,6 +742,24 @@ def launch(
             ] + (["--dialog"] if variant.param("dialog") else [])
             env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
             cls = "tkmines"
+        elif variant.game == "kmines":
+            # kmines exits at once without a D-Bus session bus; its theme and
+            # level come from ~/.config/kminesrc (a private one per launch).
+            # A win that makes its high-score table opens a modal name dialog
+            # that swallows the new-game key (seen: the second game never
+            # started): the table is filled with times no game beats
+            # (-1 s; measured: 3 wins in a row, no dialog).
+            level = variant.param("level")
+            scores = "".join(
+                f"{i}_Name=msolver-test\n{i}_Score=-1\n{i}_Time=00:00\n" for i in range(1, 11)
+            )
+            (tmpdir / "cfg" / "kminesrc").write_text(
+                f"[KgTheme]\nTheme=themes/{variant.param('theme')}.desktop\n\n"
+                f"[KgDifficulty]\nLevel={level}\n\n"
+                f"[KHighscore_{level}]\n0_LastPlayer=msolver-test\n{scores}"
+            )
+            cmd = ["dbus-run-session", "--", "/usr/games/kmines"]
+            cls = "kmines"
         elif variant.game == "pygame-minesweeper":
             py = pygame_python()
             env["SDL_AUDIODRIVER"] = "dummy"
@@ -746,8 +808,13 @@ def launch(
             # is fixed: centred, 2 frame offsets (18 px) down, 26 px tall.
             win.move(0, 0)
             win.new_game = f"click:{win.geometry()[2] // 2},{18 + 13}"
+        elif variant.game == "kmines":
+            # the toolbar's "New" under the menu bar, at the window's left
+            x, y, _, _ = win.geometry()
+            win.new_game = f"click:{x + 25},{y + 37}"
         win.park_pointer()
-        img = win.wait_drawn(settle=0.8 if variant.game in ("gnome-mines", "web-mfw") else 0.3)
+        slow = ("gnome-mines", "web-mfw", "kmines")
+        img = win.wait_drawn(settle=0.8 if variant.game in slow else 0.3)
         truth = measure(variant, win, img)
     except BaseException:
         win.close()
@@ -960,7 +1027,41 @@ def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
         px = (b[0] - a[0]) / (cols - 1) * dpr
         py = (b[1] - a[1]) / (rows - 1) * dpr
         return Truth(rows, cols, mines, (a[0] * dpr, a[1] * dpr), (px, py))
+    if variant.game == "kmines":
+        return _kmines_truth(variant, img)
     raise ValueError(variant.game)
+
+
+# Where each kmines theme's cell picture puts its face inside the cell's square
+# (measured on the shots; pixels from the square's first pixel): the default
+# and graveyard cells start with a 1 px outline that meets the previous cell's
+# (a 2 px line between faces), classic cells end with a 1 px line, green's
+# grass texture has no line at all.
+_KMINES_FACE = {"default": (1.0, 2.0), "classic": (0.0, 1.0), "graveyard-mayhem": (1.0, 2.0)}
+
+
+def _kmines_truth(variant: Variant, img: np.ndarray) -> Truth:
+    """kmines (minefielditem.cpp) sizes a cell to the whole pixels of
+    min(view width / (cols + 2), view height / (rows + 2)) (a border of one cell
+    on each side) and centres the field in its view; the view fills the window
+    between the toolbar (ending at y = 54) and the 30 px status bar. A half
+    pixel of centring rounds up (measured: default Easy cells start at 126, 87).
+    The view's top and bottom are checked on the picture: the window's light
+    grey toolbar and status bar end and start there."""
+    h, w = img.shape[:2]
+    top, bottom = 54, h - 30
+    bar = np.array([239, 239, 239])
+    if not (np.abs(img[bottom, 2].astype(int) - bar).max() <= 2):
+        raise HarnessError(f"kmines: no status bar at y={bottom}")
+    vw, vh = w, bottom - top
+    cols, rows = variant.cols, variant.rows
+    cell = int(min(vw / (cols + 2), vh / (rows + 2)))
+    x0 = float(np.floor((vw - cols * cell) / 2 + 0.5))
+    y0 = top + float(np.floor((vh - rows * cell) / 2 + 0.5))
+    face, gap = _KMINES_FACE.get(str(variant.param("theme")), (0.0, 0.0))
+    return Truth(
+        rows, cols, variant.mines, (x0 + face, y0 + face), (float(cell), float(cell)), (gap, gap)
+    )
 
 
 def _first_in_grid(ys: list[int], t: float, rows: int) -> int:

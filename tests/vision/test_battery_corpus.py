@@ -32,7 +32,11 @@ EDGE_KEYS = {"col_starts": "col_edges", "row_starts": "row_edges"}
 # case -> why it fails today (measured on this branch's main code, 2026-11-25).
 # gnome-mines-1000x560 (GTK lays 10 columns 27 px apart and 20 at 26 px) passes
 # since the Grid carries each line's own edges (branch unevengrid).
-XFAIL: dict[str, str] = {}
+XFAIL: dict[str, str] = {
+    # kmines (KDE), recorded at its first window size on a 1920x1080 screen:
+    # a translucent board over a background picture (measured on branch kmines, 2026-11-25).
+    "kmines-graveyard-mayhem-hard": "refused: 6 cells under the moon's glow unlike the rest",
+}
 
 
 def cases() -> list[str]:

@@ -56,6 +56,12 @@ _GROW_SHARE = 0.25
 # survive it, one-pixel lines lose half); a stippled or dithered board keeps
 # about a tenth (measured on the battery corpus: 0.30-0.98 against 0.05-0.11).
 _DITHERED = 0.2  # a row or column beside the board with this share of alike cells is board
+# A board whose cells repeat with no edge of their own: folded at the pitch,
+# its strongest phase stays under this many times the mean (kmines' grass
+# 1.7-2.6, the most on a whole-screen grab; lines, bevels and gaps 4.4-16;
+# measured on the corpus at its truths).
+_WEAK_FOLD = 3.0
+_FRAME_EDGE = 1.5  # a frame line: this many times the board's 90th-percentile edge
 
 
 class LatticeError(ValueError):
@@ -397,38 +403,66 @@ def _grow(
     near: npt.NDArray[np.bool_],
     colour: npt.NDArray[np.float32],
     rect: tuple[int, int, int, int],
+    facing: dict[str, npt.NDArray[np.bool_]] | None = None,
 ) -> tuple[int, int, int, int]:
     """The rectangle grown by every row or column beside it that belongs to the board.
 
     A strip belongs when a good share of it is alike (a board under way, a
     hovered cell) or nearly all of it is alike inside the outer ring and of
     the colour of the cells next to it (the board's outer cells, whose ring
-    shows the frame instead of a neighbour).
+    shows the frame instead of a neighbour), or nearly all of it is alike
+    on the half that faces the board (`facing`, by the side the strip is on:
+    flat cells whose line to the next cell is their only mark, and whose
+    other side shows the frame).
     """
     top, left, h, w = rect
     rows, cols = alike.shape
 
     def board(
-        out: tuple[slice | int, slice | int], inside: tuple[slice | int, slice | int]
+        out: tuple[slice | int, slice | int], inside: tuple[slice | int, slice | int], side: str
     ) -> bool:
         if alike[out].mean() >= _GROW_SHARE:
             return True
         same = np.abs(colour[out] - colour[inside]).max(axis=-1) <= 24
-        return bool((near[out] & same).mean() >= 0.8)
+        if (near[out] & same).mean() >= 0.8:
+            return True
+        return facing is not None and bool((facing[side][out] & same).mean() >= 0.8)
 
     changed = True
     while changed:
         changed = False
         cs, rs = slice(left, left + w), slice(top, top + h)
-        if top > 0 and board((top - 1, cs), (top, cs)):
+        if top > 0 and board((top - 1, cs), (top, cs), "top"):
             top, h, changed = top - 1, h + 1, True
-        elif top + h < rows and board((top + h, cs), (top + h - 1, cs)):
+        elif top + h < rows and board((top + h, cs), (top + h - 1, cs), "bottom"):
             h, changed = h + 1, True
-        elif left > 0 and board((rs, left - 1), (rs, left)):
+        elif left > 0 and board((rs, left - 1), (rs, left), "left"):
             left, w, changed = left - 1, w + 1, True
-        elif left + w < cols and board((rs, left + w), (rs, left + w - 1)):
+        elif left + w < cols and board((rs, left + w), (rs, left + w - 1), "right"):
             w, changed = w + 1, True
     return top, left, h, w
+
+
+def _facing(
+    desc: npt.NDArray[np.float32], twins: npt.NDArray[np.bool_]
+) -> dict[str, npt.NDArray[np.bool_]]:
+    """Cells alike the twins on one half, by the side of the board a strip of them lies on
+    (a strip above the board is judged on its cells' lower halves, and so on)."""
+    rows, cols, _d = desc.shape
+    cells = desc.reshape(rows, cols, _N, _N, 3)
+    m = _N // 2
+    halves = {
+        "top": cells[:, :, m:],
+        "bottom": cells[:, :, :m],
+        "left": cells[:, :, :, m:],
+        "right": cells[:, :, :, :m],
+    }
+    return {
+        side: _alike_to(
+            np.ascontiguousarray(half).reshape(rows, cols, -1), twins, flat_ok=False, ncc_min=0.9
+        )
+        for side, half in halves.items()
+    }
 
 
 def _refine(
@@ -484,6 +518,44 @@ def _refine(
             karr, carr = karr[keep], carr[keep]
         c0, pp = float(f0), float(fp)
     return c0 + _boundary_shift(pos, prof, level, c0, pp, n), pp
+
+
+def _framed(
+    edge: npt.NDArray[np.float32], start: float, p: float, n: int
+) -> tuple[float, int] | None:
+    """(start, count) of the cells between the board's frame lines along one axis, where
+    the cells show no boundary of their own (their repeating edges are weak:
+    folded at the pitch, the strongest phase is under _WEAK_FOLD times the mean);
+    None otherwise. edge: edge strength, one row per line across the board."""
+    prof = edge.mean(axis=0).astype(np.float64)
+    a, b = max(0, int(start)), min(len(prof), int(start + n * p))
+    if b - a < 2 * p:
+        return None
+    inside = prof[a:b]
+    nb = max(8, round(p))
+    bins = np.floor(((np.arange(a, b) - start) % p) / p * nb).astype(int) % nb
+    folded = np.bincount(bins, weights=inside, minlength=nb)
+    if folded.max() >= _WEAK_FOLD * max(float(folded.mean()), 1e-9):
+        return None
+    strong = _FRAME_EDGE * float(np.percentile(inside, 90))
+    lo = np.arange(max(0, int(start - p)), min(len(prof), int(start + p / 2) + 1))
+    end = start + n * p
+    hi = np.arange(max(0, int(end - p / 2)), min(len(prof), int(end + p) + 1))
+    if len(lo) == 0 or len(hi) == 0:
+        return None
+    # a frame drawn as a thin line has a strong edge on each side: the cells
+    # start after the inner one and end before the inner one on the far side
+    lo_top, hi_top = float(prof[lo].max()), float(prof[hi].max())
+    if lo_top < strong or hi_top < strong:
+        return None
+    left = int(lo[prof[lo] >= 0.5 * lo_top].max())
+    right = int(hi[prof[hi] >= 0.5 * hi_top].min())
+    k = (right - left) / p
+    m = round(k)
+    if m not in (n, n + 1) or abs(k - m) * p > 1.0:
+        return None
+    # edge index j lies between pixels j-1 and j: the first cell starts at pixel j
+    return float(left), m
 
 
 def _boundary_shift(pos: F, prof: F, level: F, c0: float, pp: float, n: int) -> float:
@@ -597,7 +669,8 @@ def _board_at(
     inner = _inner(desc)
     near = _alike_to(inner, alike & (lab == main), flat_ok=False, ncc_min=0.95)
     colour = inner.reshape(rows, cols, -1, 3).mean(axis=2)
-    top, left, bh, bw = _grow(alike & (lab == main), near, colour, rect)
+    facing = _facing(desc, alike & (lab == main))
+    top, left, bh, bw = _grow(alike & (lab == main), near, colour, rect, facing)
     # geometry to a fraction of a pixel, from the edges of the board's blank cells
     y0, y1 = int(oy + top * pitch[1]), int(np.ceil(oy + (top + bh) * pitch[1]))
     x0, x1 = int(ox + left * pitch[0]), int(np.ceil(ox + (left + bw) * pitch[0]))
@@ -628,6 +701,18 @@ def _board_at(
     c0y, py = _refine((f_ey[y0 : y1 + 1, x0:x1] * wy).T, grey.mean(axis=1), first_y, pitch[1], bh)
     c0y += y0
     origin = (c0x - px / 2, c0y - py / 2)
+    # A seamless texture (kmines' grass) has no edge between its cells: any
+    # phase cuts alike cells and the one the fold found is arbitrary. The
+    # board's frame is the only boundary then: two strong edges a whole number
+    # of pitches apart, each within a pitch of the board's ends.
+    x_rows = f_ex[int(origin[1]) : int(origin[1] + bh * py), :]
+    y_cols = f_ey[:, int(origin[0]) : int(origin[0] + bw * px)].T
+    fx = _framed(x_rows, origin[0], px, bw)
+    fy = _framed(y_cols, origin[1], py, bh)
+    if fx is not None or fy is not None:
+        ox2, bw = fx if fx is not None else (origin[0], bw)
+        oy2, bh = fy if fy is not None else (origin[1], bh)
+        origin = (ox2, oy2)
     desc = _cells(rgb, origin, (px, py), bh, bw)
     alike2, ncc2 = _alike(desc, np.ones((bh, bw), bool))
     # blank or not is judged inside the outer ring, so the board's edge cells count
@@ -702,7 +787,13 @@ def find_lattice(image: Image) -> Lattice:
     if not found:
         # only when the strong combs hold no board: each try costs a pass
         tried = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
-        for px, py in _square_pairs(ex, ey, max_lag, w, h):
+        # A board drawn at whole pixels repeats its cells' pixels exactly: the
+        # first candidate where a picture behind the board drowns the combs
+        # (kmines' garden behind a 9x9 board of grass)
+        again = _repeat_pitch(rgb, ex, ey)
+        for px, py in ([(again, again)] if again is not None else []) + _square_pairs(
+            ex, ey, max_lag, w, h
+        ):
             if (round(2 * px), round(2 * py)) in tried:
                 continue
             tried.add((round(2 * px), round(2 * py)))
@@ -714,6 +805,28 @@ def find_lattice(image: Image) -> Lattice:
             # of cells: the finest lattice that covers about the most
             most = max(_area(g[0]) for g in found)
             found = [min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)]
+    # A picture in the cells that repeats every few cells (kmines' graveyard
+    # tiles) can outscore the cells' own pitch: a board found at a multiple
+    # of the pitch is looked for again at a half and a third of it, and the
+    # board covering the most wins below.
+    seen = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
+    for g in list(found):
+        for k in (2, 3):
+            q = (g[0].pitch[0] / k, g[0].pitch[1] / k)
+            key = (round(2 * q[0]), round(2 * q[1]))
+            if q[0] < _MIN_PITCH or q[1] < _MIN_PITCH or key in seen:
+                continue
+            seen.add(key)
+            got = _board_at(rgb, ex, ey, q, fine)
+            # the finer board holds the coarse one and more (not a strip of
+            # part-cells across a board under way)
+            if (
+                got is not None
+                and _area(got[0]) > 1.2 * _area(g[0])
+                and _overlap(got[0], g[0]) >= 0.9 * _area(g[0])
+                and min(got[0].rows, got[0].cols) >= 4
+            ):
+                found.append(got)
     if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
     # a multiple of the pitch can hold a board of blocks of cells over the same
@@ -745,11 +858,16 @@ def _at_own_pitch(
     cut drifts half a pixel over 16 cells and a row or column at the far
     end no longer looks alike (a Tk board of stock buttons lost its first
     row and column so). The pitch refined on the board's cells has no such
-    error; a board it finds no bigger is kept as it was.
+    error; a board it finds no bigger, or bigger only by cells unlike the
+    rest (the picture around it), is kept as it was.
     """
     lat = got[0]
     again = _board_at(rgb, ex, ey, lat.pitch, fine)
-    if again is not None and _cells_of(again) > _cells_of(got):
+    if (
+        again is not None
+        and _cells_of(again) > _cells_of(got)
+        and len(again[0].unlike) <= len(lat.unlike)
+    ):
         return again
     return got
 
@@ -758,6 +876,49 @@ def _cells_of(got: tuple[Lattice, int]) -> int:
     """Cells of a found board that look blank."""
     lat = got[0]
     return lat.rows * lat.cols - len(lat.unlike)
+
+
+def _repeat_pitch(
+    rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32]
+) -> float | None:
+    """The whole-pixel lag at which the picture's edged pixels repeat exactly along
+    both axes (every cell the same pixels), or None.
+
+    Scored on every second row (x lags) and column (y lags): the share of
+    edge strength on pixels equal to the pixel a lag on, times the same along
+    y. A multiple of the pitch repeats too: the smallest lag near the best.
+    """
+    h, w = rgb.shape[:2]
+    wt = (ex[:, :w] + ey[:h, :]).astype(np.float32)
+    # only where there is anything to repeat (a grab of a whole screen is
+    # mostly an empty desktop)
+    ys, xs = np.nonzero(wt.max(axis=1) > 0)[0], np.nonzero(wt.max(axis=0) > 0)[0]
+    if len(ys) == 0:
+        return None
+    y0, y1, x0, x1 = int(ys[0]), int(ys[-1]) + 1, int(xs[0]), int(xs[-1]) + 1
+    g = rgb[y0:y1, x0:x1].astype(np.int16)
+    wt = wt[y0:y1, x0:x1]
+    h, w = g.shape[:2]
+    top = int(min(_MAX_PITCH, w / 3, h / 3))
+    if top <= _MIN_PITCH:
+        return None
+    rows, cols = g[::2], g[:, ::2]
+    wr, wc = wt[::2], wt[:, ::2]
+    lags = np.arange(int(_MIN_PITCH), top + 1)
+    score = np.zeros(len(lags))
+    for i, d in enumerate(lags):
+        same_x = np.abs(rows[:, d:] - rows[:, :-d]).sum(axis=2) <= 6
+        same_y = np.abs(cols[d:] - cols[:-d]).sum(axis=2) <= 6
+        tx, ty = float(wr[:, :-d].sum()), float(wc[:-d].sum())
+        if tx <= 0 or ty <= 0:
+            return None
+        score[i] = float((wr[:, :-d] * same_x).sum()) / tx * float((wc[:-d] * same_y).sum()) / ty
+    best = int(np.argmax(score))
+    for i in range(best + 1):
+        ratio = lags[best] / lags[i]
+        if score[i] >= 0.8 * score[best] and abs(ratio - round(ratio)) < 0.02:
+            return float(lags[i])
+    return float(lags[best])
 
 
 def _pitch_of(got: tuple[Lattice, int]) -> float:
@@ -806,7 +967,23 @@ def _other_boards(
     if got is None:
         return 0
     second = got[0]
+    # a picture behind the board (a smooth gradient, a fog) cut at the pitch
+    # is alike cell to cell but has next to no edges: a board has about as
+    # many as the first (kmines' backgrounds: 0.03 of the board's; a second
+    # game window: 0.8-1.2)
+    if _edge_density(ex, ey, second) < 0.25 * _edge_density(ex, ey, lat):
+        return 0
     return int(second.rows * second.cols >= max(16, lat.rows * lat.cols // 4))
+
+
+def _edge_density(ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], lat: Lattice) -> float:
+    """Mean edge strength over the board's box."""
+    (ox, oy), (px, py) = lat.origin, lat.pitch
+    x0, y0 = max(0, int(ox)), max(0, int(oy))
+    x1, y1 = int(ox + lat.cols * px), int(oy + lat.rows * py)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    return float(ex[y0:y1, x0:x1].mean() + ey[y0:y1, x0:x1].mean())
 
 
 def cell_offset(tile: Image) -> tuple[float, float]:

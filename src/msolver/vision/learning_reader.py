@@ -79,6 +79,10 @@ GLYPH_SPAN = 1.8  # the shape covers the ink's centre +- this many spreads
 # channel for colours; mean absolute difference for the 0..1 shape; log of the
 # width/height ratio for the glyph's proportions).
 FACE_TOL = 12.0
+# How far a translucent opened face's shade may move across a board (kmines'
+# default theme over its gradient: 173-190, measured on one board)
+SHADE_TOL = 36.0
+SHADE_HUE = 8.0  # the most the channels' shifts may differ in a shade
 INK_TOL = 56.0
 SHAPE_TOL = 0.06
 ASPECT_TOL = 0.25
@@ -964,6 +968,8 @@ class LearningReader:
         # of them, or read them unopened where they are not (a built-in theme
         # that only looks like the game's), so a number it knows may be drawn here
         # in a look it does not know.
+        # Looks that differ only by the shade of their face may show one number
+        # (a translucent opened cell over a picture: kmines' default theme).
         naming = name_looks(
             p.cols,
             p.rows,
@@ -1020,7 +1026,7 @@ class LearningReader:
     def _redrawn(self, c: Content, o: Content) -> bool:
         """`_redrawn`, and on a checkerboard board the same number on the other
         shade: one ink and glyph (or none, a 0) on two faces. The rules decide."""
-        if _redrawn(c, o):
+        if _redrawn(c, o) or _shade_of(c, o):
             return True
         if not self._checker:
             return False
@@ -1079,6 +1085,17 @@ def _checkerboard(blank: F32, rows: int, cols: int) -> bool:
             return False
         shades.append(shade)
     return float(np.abs(shades[0] - shades[1]).max()) > 4.0
+
+
+def _shade_of(a: Content, b: Content) -> bool:
+    """Whether two contents differ only by their face's shade: lighter or darker
+    by at most SHADE_TOL, alike on every channel (a grey picture seen through the
+    face), with the same ink, glyph and aspect or no ink on either. Faces of
+    other hues are other tiles (a theme may tell its numbers by face colour)."""
+    d = a.face - b.face
+    if float(np.abs(d).max()) > SHADE_TOL or float(np.ptp(d)) > SHADE_HUE:
+        return False
+    return Content(a.face, b.ink, b.shape, b.aspect).distance(a) <= 1.0
 
 
 def explained(board: Board) -> bool:
