@@ -472,7 +472,7 @@ class LearningReader:
 
     def _unmuddle(self, c: Content, i: int) -> tuple[int | None, bool]:
         """A cell near looks of two names, when every one of them is one number
-        drawn at other sub-pixel phases (`_redrawn`, each pair) and all but one
+        drawn again (`_redrawn`: another sub-pixel phase, another shade, each pair) and all but one
         name are unnamed looks: the cell joins the nearest unnamed look, whose
         number the rules give (the named one's number among those it may be);
         else it stays muddled. A cell that is not that number leaves no
@@ -483,7 +483,7 @@ class LearningReader:
         named = {self.looks[k].state for k in near if self.looks[k].state is not None}
         unnamed = [k for k in near if self.looks[k].state is None]
         alike = all(
-            _redrawn(self.looks[a].content, self.looks[b].content)
+            self._redrawn(self.looks[a].content, self.looks[b].content)
             for a in near
             for b in near
             if a < b
