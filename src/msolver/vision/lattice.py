@@ -830,9 +830,11 @@ def find_lattice(image: Image) -> Lattice:
     if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
     # a multiple of the pitch can hold a board of blocks of cells over the same
-    # area: the finest lattice that covers about the most
-    most = max(_area(g[0]) for g in found)
-    best = min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)
+    # area: the finest lattice that covers about the most with blank cells (a
+    # block lattice that also takes in the window around the board has more
+    # area, but of cells unlike the rest)
+    most = max(_blank_area(g[0]) for g in found)
+    best = min((g for g in found if _blank_area(g[0]) >= 0.9 * most), key=_pitch_of)
     lat, others = best
     # a blank board of another pitch elsewhere in the picture is a second
     # board (two games side by side at different tile sizes); a strip of
@@ -923,6 +925,12 @@ def _repeat_pitch(
 
 def _pitch_of(got: tuple[Lattice, int]) -> float:
     return got[0].pitch[0]
+
+
+def _blank_area(lat: Lattice) -> float:
+    """The area of the board's cells that look blank."""
+    n = lat.rows * lat.cols
+    return _area(lat) * (n - len(lat.unlike)) / n
 
 
 def _area(lat: Lattice) -> float:
