@@ -589,14 +589,8 @@ def _solve(
     off = n_unknown - frontier
     left = mines_left
 
-    # prefix/suffix products of the region polynomials
     q = len(regions)
-    prefix: list[Poly] = [[1]]
-    for reg in regions:
-        prefix.append(_conv(prefix[-1], reg.total))
-    suffix: list[Poly] = [[1]] * (q + 1)
-    for x in range(q - 1, -1, -1):
-        suffix[x] = _conv(regions[x].total, suffix[x + 1])
+    prefix, suffix = _products(regions)
     everything = prefix[q]
     # ways[k]: the ways the off-frontier cells take the mines the frontier
     # leaves when it holds k
@@ -663,6 +657,19 @@ _Recombination = tuple[bool, int, Poly, Poly, list[_Fixed]]
 _RECOMBINED: dict[tuple[tuple[Key, ...], int, int, int], _Recombination] = {}
 
 
+def _products(regions: list[_Region]) -> tuple[list[Poly], list[Poly]]:
+    """Prefix and suffix products of the regions' mine-count polynomials:
+    prefix[x] of regions before x, suffix[x] of regions from x on."""
+    q = len(regions)
+    prefix: list[Poly] = [[1]]
+    for reg in regions:
+        prefix.append(_conv(prefix[-1], reg.total))
+    suffix: list[Poly] = [[1]] * (q + 1)
+    for x in range(q - 1, -1, -1):
+        suffix[x] = _conv(regions[x].total, suffix[x + 1])
+    return prefix, suffix
+
+
 def _recombine(
     fixed: list[Key], varying_cells: int, n_unknown: int, mines_left: int
 ) -> _Recombination:
@@ -680,12 +687,7 @@ def _recombine(
     off = n_unknown - frontier
     left = mines_left
     q = len(regions)
-    prefix: list[Poly] = [[1]]
-    for reg in regions:
-        prefix.append(_conv(prefix[-1], reg.total))
-    suffix: list[Poly] = [[1]] * (q + 1)
-    for x in range(q - 1, -1, -1):
-        suffix[x] = _conv(regions[x].total, suffix[x + 1])
+    prefix, suffix = _products(regions)
     rest = prefix[q]
     tlen = varying_cells + 1  # the varying region holds 0..varying_cells mines
     span = len(rest) + tlen
