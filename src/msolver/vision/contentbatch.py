@@ -38,6 +38,36 @@ class InkRule:
     span: float
 
 
+# A sprite on a textured face (kmines' green theme draws each number as a
+# signpost over grass): when no ink stands out of the whole box's median, the
+# face is taken again from the half of the pixels nearest it, and its texture
+# from the nearest quarter (twice the 25th percentile is about the median of a
+# face's own texture). What then stands out is ink if it covers between these
+# shares of the box: a glyph or a sprite, never half a cell or a whole one.
+SPRITE_SHARE = (0.1, 0.4)
+
+
+def sprite_ink(
+    inner: F64, dist: F64, med: float, rule: InkRule
+) -> tuple[F64, F64, float, npt.NDArray[np.bool_]] | None:
+    """(face, distances, threshold, mask) of a sprite that the texture rule missed
+    on one box's inside (`inner`, with `dist` from its median face and `med` their
+    median), or None. One rule for `content` and `contents_of`."""
+    if rule.texture * med <= rule.ink:
+        return None  # a flat face: the plain rule already looked with INK
+    flat = inner.reshape(-1, 3)
+    near = dist.reshape(-1) <= med
+    face: F64 = np.median(flat[near], axis=0)
+    dist2: F64 = np.abs(inner - face).max(axis=2)
+    threshold = max(float(rule.ink), 2.0 * rule.texture * float(np.percentile(dist2, 25)))
+    mask = dist2 > threshold
+    count = int(mask.sum())
+    lo, hi = SPRITE_SHARE
+    if not (max(rule.min_pixels, lo * mask.size) <= count <= hi * mask.size):
+        return None
+    return face, dist2, threshold, mask
+
+
 def glyph_shape(
     weight: npt.NDArray[np.float32],
     centre: tuple[float, float],
@@ -87,6 +117,11 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
     mask = dist > threshold[:, None, None]
     count = mask.reshape(b, -1).sum(axis=1)
     inked = count >= max(rule.min_pixels, rule.min_share * ih * iw)
+    for k in np.flatnonzero(~inked):
+        sprite = sprite_ink(inner[k], dist[k], float(med[k]), rule)
+        if sprite is not None:
+            face[k], dist[k], threshold[k], mask[k] = sprite
+            inked[k] = True
     result: list[Parts] = [(face[k].copy(), None, None, 0.0) for k in range(b)]
     picked = np.flatnonzero(inked)
     if picked.size == 0:

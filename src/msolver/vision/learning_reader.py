@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
 from msolver.core.clock import Clock, RealClock
-from msolver.vision.contentbatch import InkRule, contents_of, glyph_shape
+from msolver.vision.contentbatch import InkRule, contents_of, glyph_shape, sprite_ink
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.lookmatch import LookTable, best_look
@@ -158,7 +158,10 @@ def content(tile: Image) -> Content:
     mask = dist > threshold
     count = int(mask.sum())
     if count < max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size):
-        return Content(face)
+        sprite = sprite_ink(inner, dist, float(np.median(dist)), _INK_RULE)
+        if sprite is None:
+            return Content(face)
+        face, dist, threshold, mask = sprite
     # The glyph's place and size from its ink's weighted centre and spread, not
     # from its outermost pixels: a faint anti-aliased edge pixel that the face's
     # texture or a vignette tips over a threshold moves the box of a 5-pixel
@@ -881,12 +884,33 @@ class LearningReader:
         """The cells our clicks could have opened: the clicked cells and flags, the
         neighbours of a clicked cell that shows a number (a click on a number a
         cascade had opened first is a chord), and the cells joined to those
-        through opened cells that show no ink (a 0 opens its neighbours)."""
+        through opened cells that show a 0 (a 0 opens its neighbours).
+
+        A 0 is a look without ink, or a look that some cell shows with every
+        neighbour opened: a number of 1 or more needs a hidden or flagged mine
+        beside it, so that look can only be a 0, whatever it draws (kmines'
+        green theme draws its 0 as a signpost)."""
+        closed = (UNKNOWN, FLAG, MINE, EXPLODED, WRONG_FLAG)
+        unnamed = _LOOK_KEY - 1  # a cell that matches no look yet (see _keys)
+        surrounded = [
+            i
+            for i in range(len(keys))
+            if keys[i] >= unnamed
+            and all(keys[j] not in closed and j not in self._flagged for j in self._nbrs[i])
+        ]
+        zero_keys = {keys[i] for i in surrounded if keys[i] != unnamed}
+        zero_new: list[Content] = []
+        for i in surrounded:
+            c = contents.get(i)
+            if keys[i] == unnamed and c is not None and all(c.distance(z) > 1.0 for z in zero_new):
+                zero_new.append(c)
 
         def blank_face(i: int) -> bool:
-            if keys[i] == 0:
+            if keys[i] == 0 or keys[i] in zero_keys:
                 return True
             c = contents.get(i)
+            if c is not None and keys[i] == unnamed and any(c.distance(z) <= 1.0 for z in zero_new):
+                return True
             return c is not None and c.ink is None and keys[i] not in (UNKNOWN, FLAG)
 
         reach = set(self._clicked) | self._flagged

@@ -1,0 +1,93 @@
+"""Numbers drawn as sprites over a textured face: read, and named by the rules.
+
+screenshots/kmines-green/ holds the first click of a live game of KDE's
+kmines in its "green" theme: grass everywhere, each number a wooden signpost
+with the digit painted on it, and the 0 a signpost with a skull. A signpost
+covers about a quarter of the cell, so the face colour taken as the median of
+the whole box lies between grass and wood, and the texture threshold (four
+times the median distance from it) rose above every pixel: the 1 and the 2
+read as faces without ink, one look, and no numbering fitted the board.
+Before that, the skull (the 0, drawn with ink) did not count as a 0 whose
+opening spreads, and the read stopped with "the board changed where we did
+not click".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from msolver.core.board import UNKNOWN
+from msolver.core.clock import FakeClock
+from msolver.vision.contentbatch import contents_of
+from msolver.vision.image import read_png
+from msolver.vision.learning_reader import _INK_RULE, HOLD, LearningReader, content
+from msolver.vision.profile import load_profile
+from msolver.vision.reading import Reading
+
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "kmines-green"
+
+
+def _replay() -> list[Reading]:
+    prof = load_profile(SHOTS / "profile.json")
+    clock = FakeClock()
+    reader = LearningReader(prof, clock=clock)
+    reads = []
+    for frame in json.loads((SHOTS / "frames.json").read_text()):
+        image = read_png(SHOTS / frame["png"])
+        for _ in range(int(HOLD / 0.1) + 3):
+            got = reader.read(image)
+            clock.sleep(0.1)
+        reads.append(got)
+        clicks = frame["clicks"]
+        reader.sent(
+            frozenset(),
+            frozenset(c["row"] * prof.cols + c["col"] for c in clicks if c["p_mine"] > 0),
+            frozenset(j for c in clicks for j in c["opens"]),
+        )
+    return reads
+
+
+def _cell(row: int, col: int) -> np.ndarray:
+    prof = load_profile(SHOTS / "profile.json")
+    image = read_png(SHOTS / "g1-f2.png")
+    left, top, _, _ = prof.grid.rect()
+    x, y, w, h = (round(v) for v in prof.grid.cell_box(row, col))
+    return image[y - top : y - top + h, x - left : x - left + w]
+
+
+def test_signposts_have_ink_and_the_one_and_the_two_differ() -> None:
+    one, two = content(_cell(0, 6)), content(_cell(4, 5))
+    assert one.ink is not None and two.ink is not None
+    assert one.distance(two) > 1.0
+    # The same signpost in another cell is the same look.
+    assert one.distance(content(_cell(1, 6))) <= 1.0
+
+
+def test_the_batch_finds_the_same_sprite_ink_as_one_box_at_a_time() -> None:
+    tiles = [_cell(r, c) for r, c in ((0, 6), (4, 5), (0, 0), (8, 8))]
+    batch = contents_of(tiles, _INK_RULE)
+    assert batch is not None
+    for tile, (face, ink, shape, aspect) in zip(tiles, batch, strict=True):
+        one = content(tile)
+        assert np.array_equal(one.face, face)
+        assert (one.ink is None) == (ink is None)
+        if one.ink is not None:
+            assert np.array_equal(one.ink, ink)
+            assert np.array_equal(one.shape, shape)
+            assert one.aspect == aspect
+
+
+def test_the_first_click_reads_zeros_ones_and_twos() -> None:
+    last = _replay()[-1]
+    rows = str(last.board).splitlines()
+    # Named by the rules: the opened area and its border of 1s and 2s.
+    assert rows[0].startswith("0000001")
+    assert rows[4].startswith("000002")
+    assert rows[5].startswith("221")
+    assert "the board changed" not in (last.problem or "")
+    # No cell of the opened area is left unknown, and grass stays unopened.
+    assert last.board.cells[0] == 0
+    assert last.board.cells[8 * 9 + 0] == UNKNOWN
