@@ -23,7 +23,7 @@ from msolver.core.board import UNKNOWN
 from msolver.core.clock import FakeClock
 from msolver.vision.contentbatch import contents_of
 from msolver.vision.image import read_png
-from msolver.vision.learning_reader import _INK_RULE, HOLD, LearningReader, content
+from msolver.vision.learning_reader import _INK_RULE, HOLD, Content, LearningReader, content
 from msolver.vision.profile import load_profile
 from msolver.vision.reading import Reading
 
@@ -70,7 +70,7 @@ def test_the_batch_finds_the_same_sprite_ink_as_one_box_at_a_time() -> None:
     tiles = [_cell(r, c) for r, c in ((0, 6), (4, 5), (0, 0), (8, 8))]
     batch = contents_of(tiles, _INK_RULE)
     assert batch is not None
-    for tile, (face, ink, shape, aspect) in zip(tiles, batch, strict=True):
+    for tile, (face, ink, shape, aspect, sprite) in zip(tiles, batch, strict=True):
         one = content(tile)
         assert np.array_equal(one.face, face)
         assert (one.ink is None) == (ink is None)
@@ -78,6 +78,9 @@ def test_the_batch_finds_the_same_sprite_ink_as_one_box_at_a_time() -> None:
             assert np.array_equal(one.ink, ink)
             assert np.array_equal(one.shape, shape)
             assert one.aspect == aspect
+        assert (one.sprite is None) == (sprite is None)
+        if one.sprite is not None:
+            assert np.array_equal(one.sprite, sprite)
 
 
 def test_the_first_click_reads_zeros_ones_and_twos() -> None:
@@ -91,3 +94,23 @@ def test_the_first_click_reads_zeros_ones_and_twos() -> None:
     # No cell of the opened area is left unknown, and grass stays unopened.
     assert last.board.cells[0] == 0
     assert last.board.cells[8 * 9 + 0] == UNKNOWN
+
+
+def test_two_numbers_on_small_signposts_are_two_looks() -> None:
+    """19 px cells (kmines' hard level): the digit on a signpost is a few
+    pixels, and the glyph's shape could not tell these two signposts apart
+    (a 4 and a 5 by the rules). Taken for one look, the rules named both 5 and
+    the player lost on a 'certain' click. The sprites' own pixels tell them
+    apart."""
+    prof = load_profile(SHOTS / "hard-profile.json")
+    image = read_png(SHOTS / "hard-f12.png")
+    left, top, _, _ = prof.grid.rect()
+
+    def at(row: int, col: int) -> Content:
+        x, y, w, h = (round(v) for v in prof.grid.cell_box(row, col))
+        return content(image[y - top : y - top + h, x - left : x - left + w])
+
+    one, other, other_too = at(2, 2), at(2, 9), at(4, 10)
+    assert one.sprite is not None and other.sprite is not None
+    assert one.distance(other) > 1.0
+    assert other.distance(other_too) <= 1.0

@@ -23,7 +23,8 @@ import numpy.typing as npt
 from msolver.vision.image import Image
 
 F64 = npt.NDArray[np.float64]
-Parts = tuple[F64, F64 | None, F64 | None, float]  # face, ink, shape, aspect
+# face, ink, shape, aspect, and a sprite's pixels (see `sprite_ink`)
+Parts = tuple[F64, F64 | None, F64 | None, float, F64 | None]
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,11 @@ class InkRule:
 # face's own texture). What then stands out is ink if it covers between these
 # shares of the box: a glyph or a sprite, never half a cell or a whole one.
 SPRITE_SHARE = (0.1, 0.4)
+# Two sprites are one look only if at most this many of their pixels differ by
+# more than SPRITE_DIFF (0..255) in a channel. Measured on kmines' green theme:
+# one number's sprites differ in no pixel; a 4 and a 5 at 19 px cells in 7.
+SPRITE_DIFF = 80.0
+SPRITE_PIXELS = 1
 
 
 def sprite_ink(
@@ -66,6 +72,25 @@ def sprite_ink(
     if not (max(rule.min_pixels, lo * mask.size) <= count <= hi * mask.size):
         return None
     return face, dist2, threshold, mask
+
+
+def sprite_pixels(inner: F64, face: F64) -> F64:
+    """A sprite's own pixels against its face: where its glyph is painted on it.
+
+    A sprite's ink is mostly the sprite (a signpost), the same for every
+    number; the digit painted on it is a few pixels, too few for the glyph's
+    shape to tell a 4 from a 5 in a small cell. The pixels themselves do: the
+    game draws one number's sprite alike in every cell."""
+    out: F64 = inner - face
+    return out
+
+
+def sprite_apart(a: F64, b: F64) -> bool:
+    """Whether two sprites' pixels (`sprite_pixels`) are two drawings: more than
+    SPRITE_PIXELS of their common box differ by over SPRITE_DIFF in a channel."""
+    h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+    diff = np.abs(a[:h, :w] - b[:h, :w]).max(axis=2)
+    return int((diff > SPRITE_DIFF).sum()) > SPRITE_PIXELS
 
 
 def glyph_shape(
@@ -117,12 +142,14 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
     mask = dist > threshold[:, None, None]
     count = mask.reshape(b, -1).sum(axis=1)
     inked = count >= max(rule.min_pixels, rule.min_share * ih * iw)
+    sprites: dict[int, F64] = {}
     for k in np.flatnonzero(~inked):
         sprite = sprite_ink(inner[k], dist[k], float(med[k]), rule)
         if sprite is not None:
             face[k], dist[k], threshold[k], mask[k] = sprite
             inked[k] = True
-    result: list[Parts] = [(face[k].copy(), None, None, 0.0) for k in range(b)]
+            sprites[int(k)] = sprite_pixels(inner[k], face[k])
+    result: list[Parts] = [(face[k].copy(), None, None, 0.0, None) for k in range(b)]
     picked = np.flatnonzero(inked)
     if picked.size == 0:
         return result
@@ -151,5 +178,11 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
         sy = max(0.5, float(np.sqrt(var_y[j] / tot)))
         shape = glyph_shape(wk, (cx, cy), (sx, sy), glyph, span)
         ink = np.median(inner[k][mask_i[j]], axis=0)
-        result[k] = (result[k][0], ink, shape.reshape(-1), float(np.log(sx / sy)))
+        result[k] = (
+            result[k][0],
+            ink,
+            shape.reshape(-1),
+            float(np.log(sx / sy)),
+            sprites.get(int(k)),
+        )
     return result

@@ -44,7 +44,14 @@ import numpy.typing as npt
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
 from msolver.core.clock import Clock, RealClock
-from msolver.vision.contentbatch import InkRule, contents_of, glyph_shape, sprite_ink
+from msolver.vision.contentbatch import (
+    InkRule,
+    contents_of,
+    glyph_shape,
+    sprite_apart,
+    sprite_ink,
+    sprite_pixels,
+)
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.lookmatch import LookTable, best_look
@@ -125,6 +132,7 @@ class Content:
     ink: F64 | None = None  # the ink's colour
     shape: F64 | None = None  # GLYPH x GLYPH samples of the ink around its centre
     aspect: float = 0.0  # log(width / height) of the ink's spread
+    sprite: F64 | None = None  # a sprite's pixels (contentbatch.sprite_pixels)
 
     def distance(self, other: Content) -> float:
         """How far apart, in tolerances: at most 1 for one look."""
@@ -134,12 +142,20 @@ class Content:
         if self.ink is None or other.ink is None:
             return d
         assert self.shape is not None and other.shape is not None
-        return max(
+        d = max(
             d,
             float(np.abs(self.ink - other.ink).max()) / INK_TOL,
             float(np.abs(self.shape - other.shape).mean()) / SHAPE_TOL,
             abs(self.aspect - other.aspect) / ASPECT_TOL,
         )
+        return max(d, self.sprite_gap(other))
+
+    def sprite_gap(self, other: Content) -> float:
+        """Beyond 1 when two sprites differ in the pixels their features blur
+        (the digit painted on one signpost): two looks, alike for the rules."""
+        if self.sprite is None or other.sprite is None:
+            return 0.0
+        return 1.5 if sprite_apart(self.sprite, other.sprite) else 0.0
 
 
 def content(tile: Image) -> Content:
@@ -157,11 +173,13 @@ def content(tile: Image) -> Content:
     threshold = max(float(INK), INK_TEXTURE * float(np.median(dist)))
     mask = dist > threshold
     count = int(mask.sum())
+    pixels: F64 | None = None
     if count < max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size):
         sprite = sprite_ink(inner, dist, float(np.median(dist)), _INK_RULE)
         if sprite is None:
             return Content(face)
         face, dist, threshold, mask = sprite
+        pixels = sprite_pixels(inner, face)
     # The glyph's place and size from its ink's weighted centre and spread, not
     # from its outermost pixels: a faint anti-aliased edge pixel that the face's
     # texture or a vignette tips over a threshold moves the box of a 5-pixel
@@ -176,7 +194,7 @@ def content(tile: Image) -> Content:
     sy = max(0.5, float(np.sqrt((weight * (ys - cy) ** 2).sum() / total)))
     shape = glyph_shape(weight, (cx, cy), (sx, sy), GLYPH, GLYPH_SPAN)
     ink = np.median(inner[mask], axis=0)
-    return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)))
+    return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)), pixels)
 
 
 @dataclass
@@ -437,6 +455,11 @@ class LearningReader:
             a = self.looks[len(table)].content
             table.add(a.face, a.ink, a.shape, a.aspect)
         row = table.distances(c.face, c.ink, c.shape, c.aspect)
+        if c.sprite is not None:
+            # The table leaves out the sprites' pixels: the few looks near
+            # enough are judged by them too.
+            for k in np.flatnonzero(row <= 1.0):
+                row[k] = max(row[k], c.sprite_gap(self.looks[int(k)].content))
         best = best_look(row)
         others = tuple(int(k) for k in np.flatnonzero(row <= 1.0) if k != best)
         if i is not None:
