@@ -330,20 +330,23 @@ def run_one(
                 env,
                 60,
             )
-            if cal.returncode != 0:
+            got = json.loads(cal.stdout) if cal.returncode == 0 else None
+            if got is None:
                 res.calibrate_error = (
                     cal.stderr.strip().splitlines()[-1]
                     if cal.stderr.strip()
                     else f"exit {cal.returncode}"
                 )
-                res.seconds = time.monotonic() - t0
-                return res
-            got = json.loads(cal.stdout)
-            res.calibrated = (got["rows"], got["cols"]) == (truth.rows, truth.cols)
-            if not res.calibrated:
+            elif (got["rows"], got["cols"]) != (truth.rows, truth.cols):
                 res.calibrate_error = (
                     f"found {got['cols']}x{got['rows']}, true {truth.cols}x{truth.rows}"
                 )
+            res.calibrated = not res.calibrate_error
+            if not res.calibrated:
+                if keep is not None:
+                    # the shot calibration failed on, to look at and to replay
+                    keep.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(shot, keep / f"{variant.name}-blank.png")
                 res.seconds = time.monotonic() - t0
                 return res
             mines_by_game: dict[int, set[int]] = {}

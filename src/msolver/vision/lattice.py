@@ -162,6 +162,26 @@ def _pitch_candidates(ac: F, limit: float, many: bool = False) -> list[tuple[flo
     return keep[: 12 if many else 4]
 
 
+def _across(
+    ac: F, limit: float, theirs: list[tuple[float, float]], ours: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """(pitch, score) on this axis near each of the other axis's candidates
+    that this axis's own list has not (its comb's best within 3%), if it
+    scores at all."""
+    ps, scores = _comb_scores(ac, limit)
+    out: list[tuple[float, float]] = []
+    for p, _sc in theirs:
+        if any(abs(q - p) <= 0.03 * p for q, _ in ours + out):
+            continue
+        near = np.flatnonzero(np.abs(ps - p) <= 0.03 * p)
+        if near.size == 0:
+            continue
+        i = int(near[np.argmax(scores[near])])
+        if scores[i] > 0.01:
+            out.append((float(ps[i]), float(scores[i])))
+    return out
+
+
 def _harmonic_pitch(ac: F, p: float) -> float:
     """The pitch `p` refined on the autocorrelation's own peaks near p, 2p, 3p, ...
 
@@ -466,13 +486,19 @@ def _facing(
 
 
 def _refine(
-    edge: npt.NDArray[np.float32], level: F, centre0: float, p: float, n: int
+    edge: npt.NDArray[np.float32],
+    level: F,
+    centre0: float,
+    p: float,
+    n: int,
+    fixed: bool = False,
 ) -> tuple[float, float]:
     """(first centre, pitch) along one axis, by least squares over every cell's own edges.
 
     Each cell's edge profile is aligned to the board's mean cell profile (a
     shift to a quarter pixel, then a parabola); the centres are fitted by a
-    line, and the mean profile's own mirror centre fixes the phase.
+    line, and the mean profile's own mirror centre fixes the phase. `fixed`
+    keeps the pitch p and fits the phase alone.
     """
     prof = edge.sum(axis=0).astype(np.float64)
     pos = np.arange(len(prof), dtype=np.float64)
@@ -507,8 +533,11 @@ def _refine(
             return centre0, p
         karr, carr = np.array(kk), np.array(cs)
         for _drop in range(2):
-            am = np.stack([np.ones(len(karr)), karr], axis=1)
-            (f0, fp), *_ = np.linalg.lstsq(am, carr, rcond=None)
+            if fixed:
+                f0, fp = float(np.median(carr - p * karr)), p
+            else:
+                am = np.stack([np.ones(len(karr)), karr], axis=1)
+                (f0, fp), *_ = np.linalg.lstsq(am, carr, rcond=None)
             # a row or column the toolkit laid a pixel off (GTK rounds each
             # one) must not tilt the line through all the others
             res = np.abs(carr - (f0 + fp * karr))
@@ -527,6 +556,8 @@ def _framed(
     the cells show no boundary of their own (their repeating edges are weak:
     folded at the pitch, the strongest phase is under _WEAK_FOLD times the mean);
     None otherwise. edge: edge strength, one row per line across the board."""
+    if edge.shape[0] == 0 or edge.shape[1] == 0:
+        return None  # a lattice reaching past the picture's edge: nothing to see
     prof = edge.mean(axis=0).astype(np.float64)
     a, b = max(0, int(start)), min(len(prof), int(start + n * p))
     if b - a < 2 * p:
@@ -694,6 +725,7 @@ def _board_at(
         bw,
     )
     c0x += x0
+    col_edges = (f_ex[y0:y1, x0 : x1 + 1] * wx, grey.mean(axis=0), x0)
     rr = np.clip(((np.arange(y0, y1 + 1) + 0.5 - oy) // pitch[1]).astype(int) - top, 0, bh - 1)
     cc = np.clip(((np.arange(x0, x1) + 0.5 - ox) // pitch[0]).astype(int) - left, 0, bw - 1)
     wy = blank[rr][:, cc].astype(np.float32)
@@ -713,22 +745,50 @@ def _board_at(
         ox2, bw = fx if fx is not None else (origin[0], bw)
         oy2, bh = fy if fy is not None else (origin[1], bh)
         origin = (ox2, oy2)
-    desc = _cells(rgb, origin, (px, py), bh, bw)
-    alike2, ncc2 = _alike(desc, np.ones((bh, bw), bool))
-    # blank or not is judged inside the outer ring, so the board's edge cells count
-    alike2 = _alike_to(_inner(desc), alike2)
-    off = _colour_outliers(_inner(desc), (0, 0, bh, bw), alike2)
-    good = alike2 & ~off
-    unlike = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(~good), strict=True))
-    lat = Lattice(
-        origin=(float(origin[0]), float(origin[1])),
-        pitch=(float(px), float(py)),
-        rows=bh,
-        cols=bw,
-        unlike=unlike,
-        similarity=float(np.median(ncc2)),
-    )
+    lat = _cut(rgb, origin, (px, py), bh, bw)
+    if lat.unlike:
+        # Cells with a strong texture of their own (minegauler's grass) can
+        # pull the edge fit off by a few tenths of a pixel a cell, and the far
+        # column is then cut across its neighbour. The cut at the comb's own
+        # pitch and fold is kept when it leaves fewer cells unlike the rest.
+        # Its phase is fitted on the same edges, at that pitch.
+        edge_x, level_x, at_x = col_edges
+        fx0, _ = _refine(
+            edge_x, level_x, ox + (left + 0.5) * pitch[0] - at_x, pitch[0], bw, fixed=True
+        )
+        fy0, _ = _refine(
+            (f_ey[y0 : y1 + 1, x0:x1] * wy).T,
+            grey.mean(axis=1),
+            first_y,
+            pitch[1],
+            bh,
+            fixed=True,
+        )
+        start = (fx0 + at_x - pitch[0] / 2, fy0 + y0 - pitch[1] / 2)
+        plain = _cut(rgb, start, pitch, bh, bw)
+        if len(plain.unlike) < len(lat.unlike):
+            lat = plain
     return lat, others
+
+
+def _cut(
+    rgb: Image, origin: tuple[float, float], pitch: tuple[float, float], rows: int, cols: int
+) -> Lattice:
+    """The board of this geometry, with the cells that do not look blank."""
+    desc = _cells(rgb, origin, pitch, rows, cols)
+    alike, ncc = _alike(desc, np.ones((rows, cols), bool))
+    # blank or not is judged inside the outer ring, so the board's edge cells count
+    alike = _alike_to(_inner(desc), alike)
+    off = _colour_outliers(_inner(desc), (0, 0, rows, cols), alike)
+    good = alike & ~off
+    return Lattice(
+        origin=(float(origin[0]), float(origin[1])),
+        pitch=(float(pitch[0]), float(pitch[1])),
+        rows=rows,
+        cols=cols,
+        unlike=tuple((int(r), int(c)) for r, c in zip(*np.nonzero(~good), strict=True)),
+        similarity=float(np.median(ncc)),
+    )
 
 
 def _undither(rgb: Image) -> Image:
@@ -759,6 +819,14 @@ def find_lattice(image: Image) -> Lattice:
     ac_x, ac_y = _autocorr(ex, max_lag), _autocorr(ey.T, max_lag)
     cand_x = _pitch_candidates(ac_x, w / 3)
     cand_y = _pitch_candidates(ac_y, h / 3)
+    # Cells are about square: a pitch strong on one axis is looked for on the
+    # other too, where a finer comb may have hidden it (a bevelled button's
+    # two edges make a half-pitch comb, and a window on a dark screen can tip
+    # it past the cells' own).
+    cand_x, cand_y = (
+        cand_x + _across(ac_x, w / 3, cand_y, cand_x),
+        cand_y + _across(ac_y, h / 3, cand_x, cand_y),
+    )
     pairs = sorted(
         (
             (px, py, sx * sy)
@@ -822,7 +890,7 @@ def find_lattice(image: Image) -> Lattice:
             # part-cells across a board under way)
             if (
                 got is not None
-                and _area(got[0]) > 1.2 * _area(g[0])
+                and _area(got[0]) >= _area(g[0])
                 and _overlap(got[0], g[0]) >= 0.9 * _area(g[0])
                 and min(got[0].rows, got[0].cols) >= 4
             ):
