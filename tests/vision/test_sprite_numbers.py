@@ -14,40 +14,23 @@ not click".
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from msolver.core.board import UNKNOWN
-from msolver.core.clock import FakeClock
 from msolver.vision.contentbatch import contents_of
 from msolver.vision.image import read_png
-from msolver.vision.learning_reader import _INK_RULE, HOLD, Content, LearningReader, content
+from msolver.vision.learning_reader import _INK_RULE, Content, content
 from msolver.vision.profile import load_profile
 from msolver.vision.reading import Reading
+from tests.support.replay import replay
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "kmines-green"
 
 
 def _replay() -> list[Reading]:
-    prof = load_profile(SHOTS / "profile.json")
-    clock = FakeClock()
-    reader = LearningReader(prof, clock=clock)
-    reads = []
-    for frame in json.loads((SHOTS / "frames.json").read_text()):
-        image = read_png(SHOTS / frame["png"])
-        for _ in range(int(HOLD / 0.1) + 3):
-            got = reader.read(image)
-            clock.sleep(0.1)
-        reads.append(got)
-        clicks = frame["clicks"]
-        reader.sent(
-            frozenset(),
-            frozenset(c["row"] * prof.cols + c["col"] for c in clicks if c["p_mine"] > 0),
-            frozenset(j for c in clicks for j in c["opens"]),
-        )
-    return reads
+    return replay(SHOTS)
 
 
 def _cell(row: int, col: int) -> np.ndarray:

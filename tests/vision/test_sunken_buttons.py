@@ -12,40 +12,17 @@ took the new look for the mine that went off and abandoned a live game.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from msolver.core.board import UNKNOWN, Board
-from msolver.core.clock import FakeClock
-from msolver.vision.image import read_png
-from msolver.vision.learning_reader import HOLD, LearningReader
-from msolver.vision.profile import load_profile
 from msolver.vision.reading import Reading
+from tests.support.replay import replay
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "tk-mines"
 
 
 def _replay() -> list[Reading]:
-    """The last read of each frame, frames fed as the player fed them."""
-    prof = load_profile(SHOTS / "profile.json")
-    clock = FakeClock()
-    reader = LearningReader(prof, clock=clock)
-    reads = []
-    for frame in json.loads((SHOTS / "frames.json").read_text()):
-        image = read_png(SHOTS / frame["png"])
-        # read until a new look has held still long enough to be named
-        for _ in range(int(HOLD / 0.1) + 3):
-            got = reader.read(image)
-            clock.sleep(0.1)
-        reads.append(got)
-        clicks = frame["clicks"]
-        cols = prof.cols
-        reader.sent(
-            frozenset(),
-            frozenset(c["row"] * cols + c["col"] for c in clicks if c["p_mine"] > 0),
-            frozenset(j for c in clicks for j in c["opens"]),
-        )
-    return reads
+    return replay(SHOTS)
 
 
 def test_a_guess_that_opens_a_sunken_zero_reads_as_a_zero_with_what_it_opened() -> None:

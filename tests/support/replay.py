@@ -1,0 +1,38 @@
+"""Replay a recorded game's frames through a learning reader, as the player fed them.
+
+A folder holds `profile.json` and `frames.json`: a list of frames, each with
+its `png` and the `clicks` sent after it (row, col, p_mine, opens).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from msolver.core.clock import FakeClock
+from msolver.vision.image import read_png
+from msolver.vision.learning_reader import HOLD, LearningReader
+from msolver.vision.profile import load_profile
+from msolver.vision.reading import Reading
+
+
+def replay(shots: Path) -> list[Reading]:
+    """The last read of each frame, frames fed as the player fed them."""
+    prof = load_profile(shots / "profile.json")
+    clock = FakeClock()
+    reader = LearningReader(prof, clock=clock)
+    reads = []
+    for frame in json.loads((shots / "frames.json").read_text()):
+        image = read_png(shots / frame["png"])
+        # read until a new look has held still long enough to be named
+        for _ in range(int(HOLD / 0.1) + 3):
+            got = reader.read(image)
+            clock.sleep(0.1)
+        reads.append(got)
+        clicks = frame["clicks"]
+        reader.sent(
+            frozenset(),
+            frozenset(c["row"] * prof.cols + c["col"] for c in clicks if c["p_mine"] > 0),
+            frozenset(j for c in clicks for j in c["opens"]),
+        )
+    return reads
