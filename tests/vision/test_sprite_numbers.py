@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 
 from msolver.core.board import UNKNOWN
-from msolver.vision.contentbatch import contents_of
 from msolver.vision.image import read_png
-from msolver.vision.learning_reader import _INK_RULE, Content, content
+from msolver.vision.learning_reader import Content, content
 from msolver.vision.profile import load_profile
 from msolver.vision.reading import Reading
+from tests.support.contents import assert_batch_matches
 from tests.support.replay import replay
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "kmines-green"
@@ -51,19 +51,7 @@ def test_signposts_have_ink_and_the_one_and_the_two_differ() -> None:
 
 def test_the_batch_finds_the_same_sprite_ink_as_one_box_at_a_time() -> None:
     tiles = [_cell(r, c) for r, c in ((0, 6), (4, 5), (0, 0), (8, 8))]
-    batch = contents_of(tiles, _INK_RULE)
-    assert batch is not None
-    for tile, (face, ink, shape, aspect, sprite) in zip(tiles, batch, strict=True):
-        one = content(tile)
-        assert np.array_equal(one.face, face)
-        assert (one.ink is None) == (ink is None)
-        if one.ink is not None:
-            assert np.array_equal(one.ink, ink)
-            assert np.array_equal(one.shape, shape)
-            assert one.aspect == aspect
-        assert (one.sprite is None) == (sprite is None)
-        if one.sprite is not None:
-            assert np.array_equal(one.sprite, sprite)
+    assert_batch_matches(tiles)
 
 
 def test_the_first_click_reads_zeros_ones_and_twos() -> None:

@@ -46,6 +46,18 @@ class InkRule:
 # face's own texture). What then stands out is ink if it covers between these
 # shares of the box: a glyph or a sprite, never half a cell or a whole one.
 SPRITE_SHARE = (0.1, 0.4)
+# A heavy glyph on a smooth face (kmines' default theme at 19 px cells draws
+# bold digits over half of the cell's inside): the whole box's median is
+# pulled toward the ink, so the plain rule sees a tinted face and a texture
+# that is not there (and a 3 or a 4 reads inkless, or tinted one cell and not
+# the next). Where the pixels nearest that median form a smooth face, what
+# differs from it by INK is ink, up to HEAVY_SHARE of the box. Smooth: the
+# median step between neighbouring pixels within INK/2 of that face is at most
+# SMOOTH_STEP levels. A gradient is smooth; a texture is not (measured over the
+# battery's recorded games: kmines' default and classic faces 0, minegauler's
+# 0-1; kmines' green grass 2-7, its graveyard 2-8).
+HEAVY_SHARE = 0.6
+SMOOTH_STEP = 1.0
 # Two sprites are one look only if at most this many of their pixels differ by
 # more than SPRITE_DIFF (0..255) in a channel. Measured on kmines' green theme:
 # one number's sprites differ in no pixel; a 4 and a 5 at 19 px cells in 7.
@@ -54,24 +66,40 @@ SPRITE_PIXELS = 1
 
 
 def sprite_ink(
-    inner: F64, dist: F64, med: float, rule: InkRule
+    inner: F64, dist: F64, med: float, rule: InkRule, found: bool = False
 ) -> tuple[F64, F64, float, npt.NDArray[np.bool_]] | None:
-    """(face, distances, threshold, mask) of a sprite that the texture rule missed
-    on one box's inside (`inner`, with `dist` from its median face and `med` their
-    median), or None. One rule for `content` and `contents_of`."""
+    """(face, distances, threshold, mask) of a sprite or a heavy glyph that the
+    texture rule missed or read against a pulled face on one box's inside
+    (`inner`, with `dist` from its median face and `med` their median), or None.
+    `found`: the plain rule found ink; only a heavy glyph then reads again. One
+    rule for `content` and `contents_of`."""
     if rule.texture * med <= rule.ink:
         return None  # a flat face: the plain rule already looked with INK
-    flat = inner.reshape(-1, 3)
     near = dist.reshape(-1) <= med
-    face: F64 = np.median(flat[near], axis=0)
+    face: F64 = np.median(inner.reshape(-1, 3)[near], axis=0)
     dist2: F64 = np.abs(inner - face).max(axis=2)
-    threshold = max(float(rule.ink), 2.0 * rule.texture * float(np.percentile(dist2, 25)))
+    smooth = _smooth(inner, dist2 <= 0.5 * rule.ink)
+    if found and not smooth:
+        return None  # ink on a textured face: the plain rule's reading stands
+    threshold = float(rule.ink)
+    if not smooth:
+        threshold = max(threshold, 2.0 * rule.texture * float(np.percentile(dist2, 25)))
     mask = dist2 > threshold
     count = int(mask.sum())
-    lo, hi = SPRITE_SHARE
+    lo, hi = SPRITE_SHARE[0], HEAVY_SHARE if smooth else SPRITE_SHARE[1]
     if not (max(rule.min_pixels, lo * mask.size) <= count <= hi * mask.size):
         return None
     return face, dist2, threshold, mask
+
+
+def _smooth(inner: F64, near: npt.NDArray[np.bool_]) -> bool:
+    """Whether the face-like (`near`) pixels of a box's inside form a smooth face:
+    the median step between two neighbours both face-like is SMOOTH_STEP or less."""
+    pairs = near[:, 1:] & near[:, :-1]
+    if not pairs.any():
+        return False
+    step = np.abs(inner[:, 1:] - inner[:, :-1]).max(axis=2)
+    return float(np.median(step[pairs])) <= SMOOTH_STEP
 
 
 def sprite_pixels(inner: F64, face: F64) -> F64:
@@ -143,8 +171,8 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
     count = mask.reshape(b, -1).sum(axis=1)
     inked = count >= max(rule.min_pixels, rule.min_share * ih * iw)
     sprites: dict[int, F64] = {}
-    for k in np.flatnonzero(~inked):
-        sprite = sprite_ink(inner[k], dist[k], float(med[k]), rule)
+    for k in np.flatnonzero(rule.texture * med > rule.ink):
+        sprite = sprite_ink(inner[k], dist[k], float(med[k]), rule, bool(inked[k]))
         if sprite is not None:
             face[k], dist[k], threshold[k], mask[k] = sprite
             inked[k] = True

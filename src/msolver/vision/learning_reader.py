@@ -174,12 +174,13 @@ def content(tile: Image) -> Content:
     mask = dist > threshold
     count = int(mask.sum())
     pixels: F64 | None = None
-    if count < max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size):
-        sprite = sprite_ink(inner, dist, float(np.median(dist)), _INK_RULE)
-        if sprite is None:
-            return Content(face)
+    found = count >= max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size)
+    sprite = sprite_ink(inner, dist, float(np.median(dist)), _INK_RULE, found)
+    if sprite is not None:
         face, dist, threshold, mask = sprite
         pixels = sprite_pixels(inner, face)
+    elif not found:
+        return Content(face)
     # The glyph's place and size from its ink's weighted centre and spread, not
     # from its outermost pixels: a faint anti-aliased edge pixel that the face's
     # texture or a vignette tips over a threshold moves the box of a 5-pixel
