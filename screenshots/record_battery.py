@@ -45,6 +45,7 @@ def sidecar(v: tp.Variant, t: tp.Truth) -> dict[str, object]:
         "col_starts": list(t.col_starts),
         "row_starts": list(t.row_starts),
         "builtin": v.builtin,
+        "blank_builtin": v.blank_builtin,
         "first_click": v.first_click,
         "new_game": v.new_game,
         "expect": "board",

@@ -86,6 +86,9 @@ class Variant:
     new_game: the key (xdotool / msolver syntax) that starts a new game.
     first_click: "safe", "opening" or "none" (mines laid before the first click).
     builtin: the msolver built-in theme this look is (None: a theme msolver never saw).
+    blank_builtin: the built-in theme whose blank board this look's is, pixel for
+    pixel, though its numbers differ (gnome-mines' other tile themes): calibration
+    may name it from a blank board; play must find out at the first numbers.
     """
 
     name: str
@@ -99,6 +102,7 @@ class Variant:
     first_click: str
     end_signal: str
     builtin: str | None = None
+    blank_builtin: str | None = None
     params: tuple[tuple[str, Any], ...] = ()
     # The click that flags (msolver calibrate --flag): a right click in the web
     # game opens Chromium's context menu over the board; ctrl+click flags there.
@@ -316,12 +320,14 @@ def _tk(style: str, cell: int, cols: int, rows: int, mines: int, dialog: bool = 
     )
 
 
-def _gnome(w: int, h: int) -> Variant:
+def _gnome(w: int, h: int, theme: str | None = None) -> Variant:
+    """gnome-mines at a window size; `theme`: one of its tile themes other than its
+    default (bgcolors, msolver's built-in gnome-mines), learned in play."""
     return Variant(
-        name=f"gnome-mines-{w}x{h}",
+        name=f"gnome-mines-{theme}-{w}x{h}" if theme else f"gnome-mines-{w}x{h}",
         game="gnome-mines",
         toolkit="GTK",
-        theme="gnome-mines",
+        theme=f"gnome-mines-{theme}" if theme else "gnome-mines",
         rows=16,
         cols=30,
         mines=99,
@@ -330,8 +336,9 @@ def _gnome(w: int, h: int) -> Variant:
         new_game="ctrl+r",
         first_click="safe",
         end_signal=GNOME_END,
-        builtin="gnome-mines",
-        params=(("size", (w, h)),),
+        builtin=None if theme else "gnome-mines",
+        blank_builtin="gnome-mines" if theme else None,
+        params=(("size", (w, h)), ("theme", theme)),
     )
 
 
@@ -386,6 +393,9 @@ BATTERY: tuple[Variant, ...] = (
     _gnome(1500, 800),
     _gnome(900, 560),
     _gnome(1800, 1000),
+    # gnome-mines in its two other tile themes (digits on plain tiles).
+    _gnome(1200, 700, "default"),
+    _gnome(1000, 560, "classic"),
     # minegauler in its five button styles and four button sizes.
     _mg("Standard", 16, 30, 16, 99),
     _mg("Standard", 24, 16, 16, 40),
@@ -707,7 +717,13 @@ def launch(
     win: ThirdPartyWindow
     if variant.game in ("sgt-mines", "gnome-mines") and variant.game == "gnome-mines":
         shutil.rmtree(tmpdir, ignore_errors=True)
-        inner = xgames.launch("gnome-mines", display, size=variant.param("size"), timeout=timeout)
+        inner = xgames.launch(
+            "gnome-mines",
+            display,
+            size=variant.param("size"),
+            theme=variant.param("theme"),
+            timeout=timeout,
+        )
         win = ThirdPartyWindow(
             game=inner.game, display=display, proc=inner.proc, wid=inner.wid, tmpdir=inner.tmpdir
         )

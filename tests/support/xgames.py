@@ -288,11 +288,13 @@ def launch(
     size: tuple[int, int] | None = None,
     layout: set[int] | frozenset[int] | None = None,
     position: tuple[int, int] | None = None,
+    theme: str | None = None,
     timeout: float = 20.0,
 ) -> GameWindow:
     """Start `game` at expert size on `display`; return once its window is mapped and drawn.
 
-    seed, tilesize, layout: sgt-mines only. size: gnome-mines window size.
+    seed, tilesize, layout: sgt-mines only. size, theme: gnome-mines window size
+    and tile theme (its own default is bgcolors, the one msolver has built in).
     position: move the window there after it is drawn.
     """
     if game not in BINARIES:
@@ -319,7 +321,10 @@ def launch(
         env["GSETTINGS_BACKEND"] = "keyfile"
         env.pop("DBUS_SESSION_BUS_ADDRESS", None)
         w, h = size if size is not None else (1200, 640)
-        for key, value in (("window-width", str(w)), ("window-height", str(h))):
+        settings = [("window-width", str(w)), ("window-height", str(h))]
+        if theme is not None:
+            settings.append(("theme", theme))
+        for key, value in settings:
             subprocess.run(
                 ["gsettings", "set", "org.gnome.Mines", key, value],
                 env=env,
