@@ -177,20 +177,6 @@ def test_a_lost_board_whose_mines_show_in_known_looks_names_the_last_new_look() 
     assert open_board.names == {} and open_board.unnamed == (7,)
 
 
-def test_a_new_look_on_the_guessed_cell_that_a_loss_explains_is_not_named() -> None:
-    # A flag, the cell a guess opened, one unopened cell; two mines. The guessed
-    # cell shows a new look: a 2 (the last cell is the other mine) fits, and so
-    # does the mine that went off (both mines shown). Live, gnome-mines' classic
-    # theme showed its exploded mine so, and it was read as a 6.
-    known: list[int | None] = [FLAG, None, UNKNOWN]
-    either = name_looks(3, 1, 2, known, {7: [1]}, flagged=frozenset({0}), guessed=frozenset({1}))
-    assert either.names == {} and either.unnamed == (7,) and not either.fits
-    assert either.reason is not None and "guess" in either.reason
-    # Opened by a sure click, the look is the 2.
-    sure = name_looks(3, 1, 2, known, {7: [1]}, flagged=frozenset({0}))
-    assert sure.names == {7: "2"}
-
-
 def test_a_look_near_a_named_number_may_be_that_number_drawn_again() -> None:
     # A toolkit that lays tiles at whole pixels but draws its text at fractional
     # ones shows one number in two looks (gnome-mines at 1000x560). Some 1s are
