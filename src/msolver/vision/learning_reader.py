@@ -170,12 +170,13 @@ def content(tile: Image) -> Content:
     flat = inner.reshape(-1, 3)
     face = np.median(flat, axis=0)
     dist = np.abs(inner - face).max(axis=2)
-    threshold = max(float(INK), INK_TEXTURE * float(np.median(dist)))
+    med = float(np.median(dist))
+    threshold = max(float(INK), INK_TEXTURE * med)
     mask = dist > threshold
     count = int(mask.sum())
     pixels: F64 | None = None
     found = count >= max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size)
-    sprite = sprite_ink(inner, dist, float(np.median(dist)), _INK_RULE, found)
+    sprite = sprite_ink(inner, dist, med, _INK_RULE, found)
     if sprite is not None:
         face, dist, threshold, mask = sprite
         pixels = sprite_pixels(inner, face)
