@@ -357,3 +357,17 @@ def test_a_loss_that_shows_the_whole_board_in_new_looks_ends_once(seed: int) -> 
     assert game.status is Status.LOST
     assert outcome.stopped is None, outcome.stopped
     assert [g.result for g in outcome.games] == ["lost"]
+
+
+def test_a_win_whose_last_zero_opens_cells_under_the_dialog_counts_as_won() -> None:
+    # Seed 693: the winning batch's last click opens a 0 under the scores
+    # dialog (gnome-mines draws one over the middle of the board), whose
+    # cascade opens cells the player never sees. It stopped here ("cannot read
+    # the board") before the cascade was counted.
+    sim = expert_sim(693, win_dialog=(190, 60, 490, 370))
+    player, said = _player(sim, sim.capture(), _settings(1))
+    outcome = player.run()
+    assert sim.game.status is Status.WON
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["won"]
+    assert any("won" in m for m in said)

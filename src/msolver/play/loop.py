@@ -28,6 +28,7 @@ from msolver.core.board import (
 from msolver.core.clock import Clock, RealClock
 from msolver.core.game import FirstClick
 from msolver.core.gamestats import ClickCount, GameStats, live_stats, totals
+from msolver.core.hidden import won_beneath
 from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError, ScreenScale
 from msolver.io.hotkeys import Hotkeys
@@ -987,7 +988,13 @@ def _won_under_cover(
             hidden_opens.append(i)
     if any(s in (MINE, EXPLODED, WRONG_FLAG) for s in cells):
         return None
-    if sum(1 for s in cells if s >= 0) + len(hidden_opens) != known.size - known.mines:
+    shown = sum(1 for s in cells if s >= 0) + len(hidden_opens)
+    if shown < known.size - known.mines:
+        # Fewer safe cells open than the board has: a 0 the batch opened may
+        # have opened more under the cover (a cascade), if the rest fits.
+        filled = won_beneath(cells, covered, opened, known)
+        return None if filled is None else Reading(filled)
+    if shown != known.size - known.mines:
         return None
     # Won: every cell still unopened is a mine, which gives the hidden numbers.
     nbrs = neighbours_table(known.width, known.height)
