@@ -59,3 +59,10 @@ def test_every_safe_cell_in_sight_needs_no_cascade() -> None:
     board = ".1000\n11000\n0000."
     won = _won(board, board, 1, 4, click=14)
     assert won is not None and won.to_text() == ".1000\n11000\n00000"
+
+
+def test_a_large_board_hidden_whole_is_refused_not_searched() -> None:
+    # 2,500 hidden unknown cells: no search (it would recurse past Python's
+    # limit), no win.
+    before = Board.blank(50, 50, 10)
+    assert won_beneath(list(before.cells), range(before.size), [0], before) is None

@@ -20,6 +20,9 @@ from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board,
 # Layouts tried before giving up: a cover over a board this open hides a few
 # dozen unknown cells at most, and giving up only means not calling a win.
 _BUDGET = 20_000
+# More hidden unknown cells than this are no board just won (and the search
+# recurses once per cell).
+_MOST_FREE = 300
 
 
 def won_beneath(
@@ -40,6 +43,8 @@ def won_beneath(
     hidden_set = set(hidden)
     clicked = {i for i in opened if cells[i] == UNKNOWN and i in hidden_set}
     free = sorted(i for i in hidden_set if cells[i] == UNKNOWN and i not in clicked)
+    if len(free) > _MOST_FREE:
+        return None
     free_set = set(free)
     # Outside the free cells, every unopened cell is a mine on a won board.
     fixed = {i for i, s in enumerate(cells) if s == FLAG or (s == UNKNOWN and i not in hidden_set)}
