@@ -36,6 +36,13 @@ def test_cells_a_clicked_zero_opened_under_the_cover_complete_the_win() -> None:
     assert won.outcome() == "won"
 
 
+def test_a_cascade_from_a_click_in_sight_runs_on_under_the_cover() -> None:
+    # The last click (row 2, col 0) is in sight; its 0s open column 2 in sight,
+    # whose 0s open everything under the dialog over columns 3-4.
+    won = _won(".1...\n11...\n.....", ".10..\n110..\n000..", 1, 3, click=10)
+    assert won is not None and won.to_text() == ".1000\n11000\n00000"
+
+
 def test_an_unknown_cell_in_sight_that_cannot_be_a_mine_is_no_win() -> None:
     # Row 2, col 0 still unopened beside the cover: with one mine on the board
     # already in the corner, it is a safe cell left, and the game goes on.

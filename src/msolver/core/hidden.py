@@ -70,8 +70,12 @@ def won_beneath(
     open_left = [len(around) for around, _ in cons]  # its cells not yet decided
     mine: dict[int, bool] = {}
     budget = [_BUDGET]
+    # Where a cascade into the cover can start: the hidden cells clicked, and
+    # every cell in sight that this batch opened (clicked or cascaded).
     newly = set(clicked) | {
-        i for i in opened if i not in hidden_set and board.cells[i] == UNKNOWN and cells[i] >= 0
+        i
+        for i, s in enumerate(cells)
+        if i not in hidden_set and board.cells[i] == UNKNOWN and s >= 0
     }
 
     def fits(layout: dict[int, bool]) -> bool:
