@@ -177,30 +177,6 @@ def test_a_lost_board_whose_mines_show_in_known_looks_names_the_last_new_look() 
     assert open_board.names == {} and open_board.unnamed == (7,)
 
 
-def test_a_new_look_on_a_guessed_cell_beside_numbers_that_a_loss_explains_is_not_named() -> None:
-    # 3x2, two mines: the guessed cell (1,1) shows a new look beside two 1s.
-    # A 2 fits (the mine of the 1s at (0,1), the other at (0,2) or (1,2)), and
-    # so does the mine that went off (it is the 1s' mine). Live, gnome-mines'
-    # classic theme showed its exploded mine so and it was read as a 6.
-    known: list[int | None] = [1, UNKNOWN, UNKNOWN, 1, None, UNKNOWN]
-    ones = frozenset({1})
-    either = name_looks(3, 2, 2, known, {7: [4]}, known_numbers=ones, guessed=frozenset({4}))
-    assert either.names == {} and either.unnamed == (7,) and not either.fits
-    assert "guess" in either.reason
-    # Opened by a sure click, the look is the 2.
-    sure = name_looks(3, 2, 2, known, {7: [4]}, known_numbers=ones)
-    assert sure.names == {7: "2"}
-
-
-def test_a_guessed_cell_with_no_opened_neighbour_is_named_as_the_number_that_fits() -> None:
-    # A first click (or any guess away from the numbers) that shows a lone new
-    # look: a loss fits as well as a number wherever nothing is opened around,
-    # so that alone is no evidence; the game may go on and is played on.
-    known: list[int | None] = [FLAG, None, UNKNOWN]
-    lone = name_looks(3, 1, 2, known, {7: [1]}, flagged=frozenset({0}), guessed=frozenset({1}))
-    assert lone.names == {7: "2"}
-
-
 def test_a_look_near_a_named_number_may_be_that_number_drawn_again() -> None:
     # A toolkit that lays tiles at whole pixels but draws its text at fractional
     # ones shows one number in two looks (gnome-mines at 1000x560). Some 1s are

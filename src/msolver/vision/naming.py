@@ -149,29 +149,6 @@ def name_looks(
             names.update(lost)
             return Naming(names, ())
         return Naming(names, tuple(order), "no numbering of the new looks fits the board")
-    if any(
-        len(numbered[k]) == 1
-        and numbered[k][0] in guessed
-        and any(base[j] >= 0 for j in nbrs[numbered[k][0]])
-        for k in order
-    ):
-        # A new look alone on the cell a guess opened, beside opened numbers,
-        # may be the mine that went off: gnome-mines' classic theme greys its
-        # unopened tiles and shows no other mine, and its exploded mine once
-        # fitted as a 6. When a loss explains the board as well as a number
-        # does, the board cannot say. (A guess with no opened neighbour, a
-        # first click, stays named: there a lone number and a loss always
-        # both fit, and a game that goes on must be played.)
-        lost = _name_loss(
-            width, height, mines, base, numbered, known_numbers, guessed, variants, alike
-        )
-        if lost is not None:
-            return Naming(
-                names,
-                tuple(order),
-                "the cell the last guess opened shows a new look: a number, or the mine "
-                "that went off",
-            )
     unnamed = []
     for k, look in enumerate(order):
         seen = {f[k] for f in fits}
