@@ -78,15 +78,17 @@ def won_beneath(
         if i not in hidden_set and board.cells[i] == UNKNOWN and s >= 0
     }
 
+    def filled(layout: dict[int, bool]) -> list[int]:
+        """The board under `layout`: hidden cells opened show their numbers."""
+        value = list(cells)
+        for i in [*free, *clicked]:
+            if not layout.get(i, False):
+                value[i] = sum(1 for j in nbrs[i] if j in fixed or layout.get(j, False))
+        return value
+
     def fits(layout: dict[int, bool]) -> bool:
         # A free cell called open must have been reached by a cascade.
-        value = list(cells)
-        for i in free:
-            if layout[i]:
-                continue
-            value[i] = sum(1 for j in nbrs[i] if j in fixed or layout.get(j, False))
-        for i in clicked:
-            value[i] = sum(1 for j in nbrs[i] if j in fixed or layout.get(j, False))
+        value = filled(layout)
         reached = set()
         todo = [i for i in newly if value[i] == 0]
         while todo:
@@ -133,9 +135,5 @@ def won_beneath(
     layout = search(0, 0)
     if layout is None:
         return None
-    out = list(cells)
-    for i in [*free, *clicked]:
-        if not layout.get(i, False):
-            out[i] = sum(1 for j in nbrs[i] if j in fixed or layout.get(j, False))
-    won = Board(board.width, board.height, board.mines, tuple(out))
+    won = Board(board.width, board.height, board.mines, tuple(filled(layout)))
     return won if won.outcome() == "won" else None
