@@ -307,3 +307,19 @@ def test_game_state_from_the_board() -> None:
     assert game_state(Board.parse("1X\n11", 1)) == "lost"
     assert game_state(Board.parse("..\n..", 1)) is None
     assert Board.parse("..\n..", 1).cells[0] == UNKNOWN
+
+
+def test_the_nothing_to_click_stop_names_the_moves_it_dropped() -> None:
+    from msolver.core.solver import Decision, Move
+    from msolver.play.loop import _nothing_to_click
+    from msolver.play.plan import plan
+
+    board = Board.parse("1.\n..", mines=1)
+    # A move on a cell the read shows opened: the plan drops it, so the stop
+    # must say which cell and what it was read as.
+    decision = Decision("ok", "", (Move("open", 0, 0.0),), True, "trivial")
+    assert plan(board, decision.moves, chord=False) == []
+    message = _nothing_to_click(board, decision)
+    assert "open row 0, col 0 (read as '1')" in message
+    empty = Decision("ok", "", (), False, "guess")
+    assert "no move from its guess" in _nothing_to_click(board, empty)

@@ -125,6 +125,20 @@ def _where(board: Board, index: int) -> str:
     return f"row {row}, col {col}"
 
 
+def _nothing_to_click(board: Board, decision: Decision) -> str:
+    """The stop for moves that all fell on cells not read as unopened.
+
+    It names what was dropped: the solver and the read then disagree about
+    which cells are still unopened, and the message is all a user can send.
+    """
+    dropped = ", ".join(
+        f"{m.kind} {_where(board, m.index)} (read as '{state_char(board.cells[m.index])}')"
+        for m in decision.moves[:3]
+    )
+    what = f"its moves: {dropped}" if dropped else f"no move from its {decision.tier or 'rules'}"
+    return f"the solver found nothing to click on a board still in play ({what})"
+
+
 @dataclass
 class _Game:
     number: int
@@ -348,7 +362,7 @@ class Player:
             chord = bool(self.chord_buttons) and not reading.unsure
             clicks = plan(board, decision.moves, chord=chord)
             if not clicks:
-                raise PlayStop("the solver found nothing to click on a board still in play")
+                raise PlayStop(_nothing_to_click(board, decision))
             game.frames += 1
             if game.frames > self.settings.max_frames:
                 raise PlayStop(f"no end after {self.settings.max_frames} frames")
