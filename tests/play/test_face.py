@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from msolver.core.board import EXPLODED, MINE, WRONG_FLAG
+from msolver.core.board import EXPLODED, MINE, WRONG_FLAG, neighbours_table
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
@@ -163,3 +163,72 @@ def test_the_band_is_kept_in_the_profile_and_moves_with_the_board() -> None:
     top = Grid(origin=(40.0, 2.0), pitch=(20.0, 20.0), rows=9, cols=9)
     assert strip_above(sim.draw(), top.rect(), 20.0, (0, 0)) is None
     assert "strip" not in Profile(name="t", theme="custom", grid=top, mines=10).to_json()
+
+
+# Seeds whose losing guess opens nothing else and whose mine, read as the
+# count of the mines around it, still fits the board as a number.
+READ_AS_NUMBER = [3, 43, 89, 157]
+
+
+def _misnamed(seed: int, *, watch: bool = True) -> tuple[SimScreen, Player, SimReader, list[int]]:
+    """`_game`, its mine that went off read as a number through an unproven look
+    (as a learning reader's rules named pygame-minesweeper's red mine a 4)."""
+    sim, player, _ = _game(seed, watch=watch)
+    nbrs = neighbours_table(9, 9)
+    reader = SimReader(
+        sim.grid, 10, exploded_as=lambda i: sum(sim.game.is_mine(j) for j in nbrs[i])
+    )
+    player.reader = reader
+    late: list[int] = []  # clicks sent once the game was over
+    inner = sim.on_click
+
+    def on_click(x: int, y: int, button: Button) -> None:
+        if sim.game.status is not Status.PLAYING:
+            late.append(x)
+        inner(x, y, button)
+
+    sim.on_click = on_click  # type: ignore[method-assign]
+    sim.mouse()
+    player.mouse = sim._mouse  # type: ignore[assignment]
+    return sim, player, reader, late
+
+
+@pytest.mark.parametrize("seed", READ_AS_NUMBER)
+def test_a_mine_read_as_a_number_on_the_guessed_cell_is_a_loss_seen_on_the_face(
+    seed: int,
+) -> None:
+    sim, player, reader, late = _misnamed(seed)
+    said: list[str] = []
+    player.say = said.append
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["lost"]
+    # Not one click on the dead board, and the unproven names are dropped.
+    assert late == []
+    assert reader.forgotten == 1
+    assert any("read as a number" in m for m in said)
+
+
+@pytest.mark.parametrize("seed", READ_AS_NUMBER[:2])
+def test_without_the_band_a_mine_read_as_a_number_stays_a_stop(seed: int) -> None:
+    sim, player, reader, _ = _misnamed(seed, watch=False)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert not outcome.games and outcome.stopped is not None
+    assert reader.forgotten == 0
+
+
+@pytest.mark.parametrize("seed", range(10, 40))
+def test_numbers_read_through_unproven_looks_play_on_while_the_timer_runs(seed: int) -> None:
+    # Every number reads through an unproven look, so every guess that opens
+    # one asks the band; the timer changes it but never holds still, and the
+    # face changes only as the game ends, which the board shows itself here.
+    sim, player, _ = _game(seed)
+    sim.mines_on_loss = True
+    reader = SimReader(sim.grid, 10, unproven_numbers=True)
+    player.reader = reader
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == [sim.game.status.value]
+    assert reader.forgotten == 0

@@ -15,7 +15,8 @@ from msolver.vision.geometry import Grid
 from msolver.vision.learning_reader import LearningReader
 from msolver.vision.naming import decide_among, name_looks
 from msolver.vision.profile import Profile
-from tests.support.live import SimReader, colour_of, expert_sim
+from msolver.vision.reading import Reading
+from tests.support.live import SimReader, SimScreen, colour_of, expert_sim
 
 FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.4, new_game_timeout=1.0)
 
@@ -270,3 +271,61 @@ def test_a_shade_is_lighter_or_darker_alike_on_every_channel() -> None:
     two = Content(grey - 10, np.array([20.0, 130.0, 20.0]), shape, 0.0)
     assert not _shade_of(one, two)
     assert _shade_of(one, Content(grey - 10, np.array([11.0, 11.0, 134.0]), shape, 0.0))
+
+
+def _grab(sim: SimScreen) -> np.ndarray:
+    left, top, width, height = sim.grid.rect()
+    return sim.draw()[top : top + height, left : left + width]
+
+
+def _read_held(reader: LearningReader, clock: FakeClock, image: np.ndarray) -> Reading:
+    """Read a frame, and again once it has held still long enough to name new looks."""
+    reader.read(image)
+    clock.advance(1.0)
+    return reader.read(image)
+
+
+def test_numbers_named_by_the_rules_read_unproven_until_forgotten_or_proven() -> None:
+    sim = expert_sim(7)
+    clock = FakeClock()
+    reader = LearningReader(blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30), clock=clock)
+    assert reader.read(_grab(sim)).board.count(UNKNOWN) == 16 * 30
+    first = 3 * 30 + 3
+    sim.game.open(first)
+    reader.sent(frozenset(), frozenset(), frozenset({first}))
+    reading = _read_held(reader, clock, _grab(sim))
+    truth = sim.game.board.cells
+    opened = {i for i, s in enumerate(truth) if s >= 0}
+    sure = opened - reading.unsure
+    assert sure and all(reading.board.cells[i] == truth[i] for i in sure)
+    # Every number (and 0) read surely is read through a name the rules gave:
+    # none is proven yet.
+    assert reading.unproven == frozenset(sure)
+    reader.forget_unproven()
+    assert all(look.state is None or look.state < 0 for look in reader.looks)
+    # Forgotten names are given again from the next boards: the same game again.
+    sim = expert_sim(7)
+    assert reader.read(_grab(sim)).board.count(UNKNOWN) == 16 * 30
+    sim.game.open(first)
+    reader.sent(frozenset(), frozenset(), frozenset({first}))
+    again = _read_held(reader, clock, _grab(sim))
+    assert again.board == reading.board and again.unproven == reading.unproven
+
+
+def test_a_proven_number_is_kept_when_the_unproven_are_forgotten() -> None:
+    sim = expert_sim(7)
+    clock = FakeClock()
+    reader = LearningReader(blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30), clock=clock)
+    reader.read(_grab(sim))
+    first = 3 * 30 + 3
+    sim.game.open(first)
+    reader.sent(frozenset(), frozenset(), frozenset({first}))
+    _read_held(reader, clock, _grab(sim))
+    named = [look for look in reader.looks if look.state is not None and look.state >= 0]
+    named[0].proven = True  # as a finished board that shows it would
+    reader.forget_unproven()
+    assert named[0].state is not None
+    assert all(look.state is None for look in named[1:])
+    reading = reader.read(_grab(sim))
+    shown = [i for i, s in enumerate(sim.game.board.cells) if s == named[0].state]
+    assert not set(shown) & reading.unproven

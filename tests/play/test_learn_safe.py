@@ -353,6 +353,9 @@ class _SeesOnlyUnopened:
     def learn(self, image: np.ndarray, board: Board) -> None:
         return None
 
+    def forget_unproven(self) -> None:
+        return None
+
 
 def test_a_built_in_theme_that_reads_opened_cells_unopened_is_dropped_for_the_rules() -> None:
     screen = themed_sim(10, Theme.random(10))

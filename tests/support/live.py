@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from msolver.core.board import FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
+from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.game import Game, Status
 from msolver.io.capture import RecordedCapture
 from msolver.io.mouse import Button, RecordingMouse
@@ -182,13 +182,20 @@ class SimReader:
         mines: int,
         corrupt: Callable[[Board], Board] | None = None,
         unseen: frozenset[int] = frozenset(),
+        exploded_as: Callable[[int], int] | None = None,
+        unproven_numbers: bool = False,
     ):
         self._grid = grid
         self._mines = mines
         self.corrupt = corrupt
         # states whose look the reader has not learned: read with low confidence
         self.unseen = unseen
+        # The mine that went off at cell i read as the number exploded_as(i),
+        # through an unproven look (a learning reader's rules can name it so).
+        self.exploded_as = exploded_as
+        self.unproven_numbers = unproven_numbers  # every number read as unproven
         self.learned: list[Board] = []
+        self.forgotten = 0  # forget_unproven calls
 
     @property
     def grid(self) -> Grid:
@@ -203,18 +210,24 @@ class SimReader:
         left, top, _, _ = g.rect()
         cells = []
         low = []
+        unproven = set()
         for i in range(g.rows * g.cols):
             x, y = g.centre(i)
             px = tuple(int(v) for v in image[y - top, x - left])
             state = _DECODE.get((px[0], px[1], px[2]))
-            if state is None or state in self.unseen:
+            if state == EXPLODED and self.exploded_as is not None:
+                state = self.exploded_as(i)
+                unproven.add(i)
+            elif state is None or state in self.unseen:
                 low.append(i)
                 state = UNKNOWN
+            elif state >= 0 and self.unproven_numbers:
+                unproven.add(i)
             cells.append(state)
         board = Board(g.cols, g.rows, self._mines, tuple(cells))
         if self.corrupt is not None:
             board = self.corrupt(board)
-        return Reading(board, tuple(low))
+        return Reading(board, tuple(low), unproven=frozenset(unproven))
 
     def sent(
         self, flagged: frozenset[int], guessed: frozenset[int], opened: frozenset[int] = frozenset()
@@ -223,6 +236,9 @@ class SimReader:
 
     def learn(self, image: Image, board: Board) -> None:
         self.learned.append(board)
+
+    def forget_unproven(self) -> None:
+        self.forgotten += 1
 
 
 def expert_sim(seed: int, *, first_click: str = "opening", **kwargs: object) -> SimScreen:

@@ -264,6 +264,9 @@ class CheckedReader:
     def learn(self, image: Image, board: Board) -> None:
         self.reader.learn(image, board)
 
+    def forget_unproven(self) -> None:
+        self.reader.forget_unproven()
+
 
 def play_checked(
     screen: ThemedScreen,

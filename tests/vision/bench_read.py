@@ -105,6 +105,10 @@ class TapingReader:
         self.tape.calls.append(("learn", Frame.of(image), board))
         self.reader.learn(image, board)
 
+    def forget_unproven(self) -> None:
+        self.tape.calls.append(("forget_unproven",))
+        self.reader.forget_unproven()
+
 
 @dataclass
 class RenderedScreen(SimScreen):

@@ -331,6 +331,12 @@ class Player:
                     image, reading = again_image, again
                     continue
                 surprised = self._surprise = False
+            if not game.covered and prev is not None and game_state(board) is None:
+                lost = self._lost_on_a_lone_guess(reading, prev, sent)
+                if lost is not None:
+                    # Judged without the board's word, as under a cover.
+                    reading, game.covered = lost, True
+                    continue
             over = game_state(board)
             if over is not None:
                 if game.first_click_at is None and prev is None:
@@ -642,10 +648,7 @@ class Player:
                 return False
             if bool(changed(now, last).any()):
                 last, since = now, self.clock()
-        if last.shape != self._strip_play.shape:
-            return False
-        moved = changed(last, self._strip_play) & ~self._strip_volatile
-        return int(moved.sum()) >= max(_STRIP_MIN_CHANGE, int(0.002 * moved.size))
+        return self._band_moved(last)
 
     def _ended_by_reveal(self, reading: Reading, known: Board, sent: list[Click]) -> Reading | None:
         """The end, when the game drew cells nobody opened after our last batch.
@@ -707,6 +710,60 @@ class Player:
             cells[i] = MINE
         cells[hit[0]] = EXPLODED
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+
+    def _lost_on_a_lone_guess(
+        self, reading: Reading, known: Board, sent: list[Click]
+    ) -> Reading | None:
+        """A loss the board shows only as a number on the guessed cell, seen on
+        the face or counters above the board.
+
+        A theme still being learned names a new look from the rules alone, and
+        the mine that went off can fit as a number (pygame-minesweeper with
+        every other mine flagged: the red mine was named a 4, and a 4 seen
+        before renamed a 5). So when a guess opened nothing but its own cell,
+        and that cell reads through a number no finished board has proven,
+        the band above the board is asked before anything is clicked: if it
+        changed and holds still (a face that turned, a timer that stopped),
+        the game ended there, and as the guess cannot have opened the last
+        safe cell (the board would read won), it was lost. The reader then
+        forgets its unproven names: one of them was the mine.
+        """
+        if len(sent) != 1 or sent[0].kind != "left" or sent[0].p_mine <= 0:
+            return None
+        g = sent[0].index
+        board = reading.board
+        if g not in reading.unproven or board.cells[g] < 0:
+            return None
+        # A mine opens nothing: any other cell opened means the guess was safe.
+        if any(
+            a == UNKNOWN and b != a and i != g
+            for i, (a, b) in enumerate(zip(known.cells, board.cells, strict=True))
+        ):
+            return None
+        safe_left = known.size - known.mines - sum(1 for c in known.cells if c >= 0)
+        if safe_left <= 1 or not self._strip_moved() or not self._strip_ended():
+            return None
+        self.say(
+            f"the face or counters above the board changed right after a guess at "
+            f"{_where(known, g)}, which shows a look never proven: the game is lost "
+            "(the mine that went off read as a number)"
+        )
+        self.reader.forget_unproven()
+        cells = list(known.cells)
+        cells[g] = EXPLODED
+        return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+
+    def _strip_moved(self) -> bool:
+        """Whether the band above the board, as last grabbed, differs from the last
+        frame played on beyond a timer's or counter's pixels (a cheap first look)."""
+        return self._strip_now is not None and self._band_moved(self._strip_now)
+
+    def _band_moved(self, band: Image) -> bool:
+        last, volatile = self._strip_play, self._strip_volatile
+        if last is None or volatile is None or band.shape != last.shape:
+            return False
+        moved = changed(band, last) & ~volatile
+        return int(moved.sum()) >= max(_STRIP_MIN_CHANGE, int(0.002 * moved.size))
 
     def _ended_by_strip(
         self, reading: Reading, known: Board, guessed: list[int], could_win: bool

@@ -1007,7 +1007,7 @@ class LearningReader:
             )
             self._seen(self._keys(known, look_of), board, look_of)
             self._prove(board, look_of)
-            return Reading(board)
+            return Reading(board, unproven=self._unproven(look_of))
         numbers = frozenset(
             look.state for look in self.looks if look.state is not None and look.state >= 0
         )
@@ -1069,8 +1069,13 @@ class LearningReader:
         self._seen(self._keys(known, look_of), boards[0], look_of)
         if len(boards) == 1:
             self._prove(boards[0], look_of)
-            return Reading(boards[0])
-        return Reading(boards[0], alternatives=tuple(boards), unsure=unsure)
+            return Reading(boards[0], unproven=self._unproven(look_of))
+        return Reading(
+            boards[0],
+            alternatives=tuple(boards),
+            unsure=unsure,
+            unproven=self._unproven(look_of) - unsure,
+        )
 
     def _redrawn(self, c: Content, o: Content) -> bool:
         """`_redrawn`, and on a checkerboard board the same number on the other
@@ -1097,6 +1102,22 @@ class LearningReader:
             for look in self.looks
             if look.state is not None and look.state >= 0 and self._redrawn(c, look.content)
         )
+
+    def _unproven(self, look_of: dict[int, int]) -> frozenset[int]:
+        looks = self.looks
+        return frozenset(
+            i
+            for i, k in look_of.items()
+            if (state := looks[k].state) is not None and state >= 0 and not looks[k].proven
+        )
+
+    def forget_unproven(self) -> None:
+        """A game was lost on a cell read through a number the rules named: that
+        name (and any given beside it) may be wrong, so every number no finished
+        board proved is forgotten and named again from the next boards."""
+        for look in self.looks:
+            if look.state is not None and look.state >= 0 and not look.proven:
+                look.state = None
 
     def _prove(self, board: Board, look_of: dict[int, int]) -> None:
         if explained(board):

@@ -148,3 +148,7 @@ class VisionReader:
     def learn(self, image: Image, board: Board) -> None:
         # Built-in themes know every tile already.
         return None
+
+    def forget_unproven(self) -> None:
+        # Built-in tiles are all proven.
+        return None

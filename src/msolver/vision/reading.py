@@ -28,6 +28,10 @@ class Reading:
     # `unsure` holds the opened cells whose number differs between them.
     alternatives: tuple[Board, ...] = ()
     unsure: frozenset[int] = frozenset()
+    # Opened cells read through a look whose number the game's rules gave and
+    # no finished board has proven yet: a mine that went off may be drawn in
+    # a look that a number explains just as well.
+    unproven: frozenset[int] = frozenset()
 
 
 class Reader(Protocol):
@@ -54,4 +58,10 @@ class Reader(Protocol):
     def learn(self, image: Image, board: Board) -> None:
         """Called with a finished board whose every cell is known from the game's rules,
         so a reader that is still learning a theme can add the tiles it saw."""
+        ...
+
+    def forget_unproven(self) -> None:
+        """Called when a game turned out lost on a cell read through an unproven
+        look (the mine that went off, named as a number): a reader learning a
+        theme forgets every name no finished board has proven."""
         ...
