@@ -144,3 +144,65 @@ def test_bad_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["replay", str(full)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 2
+
+
+def test_a_game_in_a_learned_theme_replays_with_no_differing_frame(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A theme no built-in knows: the reader names every look from the rules
+    # while it plays, and only from a frame that held still. The replay reads
+    # each kept frame as the player did (held, told of the clicks after it).
+    from tests.support.themes import Theme, blank_profile, themed_sim
+
+    screen = themed_sim(8, Theme.random(8), pitch=24.0)
+    prof = blank_profile(screen)
+    rec = tmp_path / "rec"
+    recorder = Recorder(rec, prof)
+    clock = FakeClock()
+    player = Player(
+        reader_for(prof, clock=clock),
+        screen.capture(),
+        screen.mouse(),
+        FakeHotkeys(started=True),
+        settings=Settings(redraw_timeout=0.3, settle=0.0, confirm=0.4, first_click="opening"),
+        clock=clock,
+        recorder=recorder,
+    )
+    outcome = player.run()
+    recorder.close()
+    assert outcome.stopped is None, outcome.stopped
+    assert main(["replay", str(rec)]) == 0
+    assert f"{recorder.frames} frames re-read, 0 differ" in capsys.readouterr().out
+
+
+def test_a_verdict_on_the_end_is_kept_as_judged_and_not_compared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seed 693 is won under a scores dialog over the board: the last frame's
+    # board is the player's verdict (cells under the dialog taken from before),
+    # which no read of that image gives.
+    from tests.play.test_learn import blank_profile
+    from tests.support.live import expert_sim
+
+    sim = expert_sim(693, win_dialog=(190, 60, 490, 370))
+    prof = blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30)
+    rec = tmp_path / "rec"
+    recorder = Recorder(rec, prof)
+    clock = FakeClock()
+    player = Player(
+        reader_for(prof, clock=clock),
+        sim.capture(),
+        sim.mouse(),
+        FakeHotkeys(started=True),
+        settings=Settings(redraw_timeout=0.3, settle=0.0, confirm=0.4, first_click="opening"),
+        clock=clock,
+        recorder=recorder,
+    )
+    outcome = player.run()
+    recorder.close()
+    assert [g.result for g in outcome.games] == ["won"], outcome.stopped
+    lines = _lines(rec)
+    assert lines[-1].get("judged") is True
+    assert not any(x.get("judged") for x in lines[:-1])
+    assert main(["replay", str(rec)]) == 0
+    assert f"{len(lines)} frames re-read, 0 differ" in capsys.readouterr().out

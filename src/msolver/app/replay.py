@@ -30,6 +30,7 @@ def register(sub: Any) -> None:
 
 
 def replay_command(args: argparse.Namespace) -> int:
+    from msolver.core.clock import FakeClock
     from msolver.play.readers import reader_for
     from msolver.play.record import PROFILE, RecordError, replay
     from msolver.vision.image import ImageError
@@ -40,7 +41,9 @@ def replay_command(args: argparse.Namespace) -> int:
         raise CommandError(f"{folder}: no such folder")
     try:
         profile = load_profile(folder / PROFILE)
-        read, diffs = replay(folder, reader_for(profile))
+        # The recording's own time: a frame is held as long as the player held it.
+        clock = FakeClock()
+        read, diffs = replay(folder, reader_for(profile, clock=clock), clock.advance)
     except (RecordError, ProfileError, ImageError) as exc:
         raise CommandError(str(exc)) from exc
     if args.json:

@@ -149,6 +149,9 @@ class _Game:
     count: ClickCount = field(default_factory=ClickCount)
     guesses: int = 0
     covered: bool = False  # the end was seen under a window over the board
+    # The board in hand is the player's verdict on the game's end, not a read
+    # (a win under a dialog, a loss told by cells the game drew, the band).
+    judged: bool = False
     misses: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
@@ -351,7 +354,14 @@ class Player:
                 start = game.first_click_at if game.first_click_at is not None else self.clock()
                 self.last_board = board
                 if self.recorder is not None:
-                    self.recorder.frame(number, image, board, reading.low_confidence, decision)
+                    self.recorder.frame(
+                        number,
+                        image,
+                        board,
+                        reading.low_confidence,
+                        decision,
+                        judged=game.covered or game.judged,
+                    )
                 secs = self.clock() - start
                 stats = live_stats(
                     board, game.count, won=over == "won", seconds=secs, guesses=game.guesses
@@ -524,6 +534,8 @@ class Player:
                     self.say(
                         "a window covers part of the won board; its opened cells were read before"
                     )
+                    if game is not None:
+                        game.judged = True
                     return image, won
             open_zero = self._open_zero(reading.board)
             if not reading.low_confidence and open_zero is None:

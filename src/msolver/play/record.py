@@ -20,7 +20,7 @@ code and lists the frames whose read differs.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -101,7 +101,12 @@ class Recorder:
         decision: Decision | None,
         clicks: Sequence[Click] = (),
         reasons: Sequence[str] = (),
+        *,
+        judged: bool = False,
     ) -> None:
+        """Keep one frame. `judged`: its board is the player's verdict on the
+        game's end (under a cover, or from cells the game drew as it ended),
+        not what the reader read from the image."""
         if self._fh is None:
             return
         self.frames += 1
@@ -116,6 +121,8 @@ class Recorder:
                 self.full = True
                 line["note"] = f"recording limit of {self.limit} bytes reached: no more frames kept"
         line["board"] = board.to_text()
+        if judged:
+            line["judged"] = True
         line["mines"] = board.mines
         line["low_confidence"] = [list(divmod(i, w)) for i in low_confidence]
         line["decision"] = None if decision is None else _decision_json(board, decision)
@@ -178,21 +185,42 @@ def frames(folder: str | Path) -> Iterator[dict[str, Any]]:
         yield item
 
 
-def replay(folder: str | Path, reader: Reader) -> tuple[int, list[Difference]]:
+# A kept frame read again at most this many times while it holds still.
+_HOLD_READS = 3
+
+
+def replay(
+    folder: str | Path, reader: Reader, advance: Callable[[float], None] | None = None
+) -> tuple[int, list[Difference]]:
     """Read every kept frame again, in order; (frames read, those whose read differs).
 
     The reader is told of each frame's clicks as the player told it, so a
-    reader that learns a theme learns it alike.
+    reader that learns a theme learns it alike; a won board is shown to it
+    as the player shows it. `advance` moves the reader's clock: a learning
+    reader names a new look only from a frame that held still, and the
+    player read such a frame again until it had, so a kept frame that reads
+    unsure at first is read again a second later (its clock's), at most
+    `_HOLD_READS` times.
     """
     root = Path(folder)
     read, diffs = 0, []
     for item in frames(root):
         if item["png"] is not None:
             image = read_png(root / item["png"])
-            now = reader.read(image).board.to_text()
+            reading = reader.read(image)
+            for _ in range(_HOLD_READS):
+                if advance is None or not reading.low_confidence:
+                    break
+                advance(1.0)
+                reading = reader.read(image)
+            now = reading.board.to_text()
             read += 1
-            if now != item["board"]:
+            if item.get("judged"):
+                pass  # a verdict on the game's end, not a read: nothing to compare
+            elif now != item["board"]:
                 diffs.append(Difference(int(item["frame"]), item["png"], item["board"], now))
+            elif reading.board.outcome() == "won" and not reading.low_confidence:
+                reader.learn(image, reading.board)
         clicks = item.get("clicks") or []
         if clicks:
             # As the player tells it after a batch (loop.Player._send).
