@@ -217,6 +217,10 @@ def test_without_the_band_a_mine_read_as_a_number_stays_a_stop(seed: int) -> Non
     assert sim.game.status is Status.LOST
     assert not outcome.games and outcome.stopped is not None
     assert reader.forgotten == 0
+    # The stop names the guess the game most likely ended on.
+    assert sim.game.exploded is not None
+    r, c = divmod(sim.game.exploded, 9)
+    assert f"right after a guess at row {r}, col {c}" in outcome.stopped
 
 
 @pytest.mark.parametrize("seed", range(10, 40))

@@ -152,6 +152,9 @@ class _Game:
     # The board in hand is the player's verdict on the game's end, not a read
     # (a win under a dialog, a loss told by cells the game drew, the band).
     judged: bool = False
+    # A guess that opened only its own cell, read through an unproven number,
+    # with no band above the board to tell whether the game ended there.
+    doubted_guess: int | None = None
     misses: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
@@ -335,7 +338,7 @@ class Player:
                     continue
                 surprised = self._surprise = False
             if not game.covered and prev is not None and game_state(board) is None:
-                lost = self._lost_on_a_lone_guess(reading, prev, sent)
+                lost = self._lost_on_a_lone_guess(reading, prev, sent, game)
                 if lost is not None:
                     # Judged without the board's word, as under a cover.
                     reading, game.covered = lost, True
@@ -724,7 +727,7 @@ class Player:
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
     def _lost_on_a_lone_guess(
-        self, reading: Reading, known: Board, sent: list[Click]
+        self, reading: Reading, known: Board, sent: list[Click], game: _Game
     ) -> Reading | None:
         """A loss the board shows only as a number on the guessed cell, seen on
         the face or counters above the board.
@@ -753,7 +756,10 @@ class Player:
         ):
             return None
         safe_left = known.size - known.mines - sum(1 for c in known.cells if c >= 0)
-        if safe_left <= 1 or not self._strip_moved() or not self._strip_ended():
+        if safe_left <= 1:
+            return None
+        game.doubted_guess = g  # named if the next clicks change nothing
+        if not self._strip_moved() or not self._strip_ended():
             return None
         self.say(
             f"the face or counters above the board changed right after a guess at "
@@ -881,6 +887,8 @@ class Player:
     def _check_effects(self, game: _Game, board: Board, sent: list[Click]) -> None:
         chord_failed = False
         pending = _pending(board, sent)
+        if any(c not in pending and c.index != game.doubted_guess for c in sent):
+            game.doubted_guess = None  # the game answers a later click: it goes on
         if self.chord_buttons and any(c.kind == "chord" and c not in pending for c in sent):
             # A chord opened its cells: this button works here (kept in the profile).
             self.chord_found = self.chord_buttons[0]
@@ -891,6 +899,14 @@ class Player:
             key = (click.index, click.kind)
             game.misses[key] = game.misses.get(key, 0) + 1
             if game.misses[key] >= 2:
+                g = game.doubted_guess
+                if g is not None:
+                    raise PlayStop(
+                        f"a {click.kind} click at {_where(board, click.index)} changed nothing "
+                        f"twice, right after a guess at {_where(board, g)} that opened a look "
+                        "never proven: the game most likely ended there (its mine read as a "
+                        "number); start the next game by hand"
+                    )
                 raise PlayStop(
                     f"a {click.kind} click at {_where(board, click.index)} changed nothing "
                     "twice: is the game window behind another one or frozen?"
