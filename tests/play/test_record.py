@@ -16,9 +16,10 @@ from msolver.core.clock import FakeClock
 from msolver.core.game import Game
 from msolver.io.capture import RecordedCapture
 from msolver.io.hotkeys import FakeHotkeys
-from msolver.play.loop import Player, Settings
+from msolver.play.loop import GameResult, Player, Settings
 from msolver.play.readers import reader_for
 from msolver.play.record import FRAMES, Recorder, RecordError, replay
+from msolver.shell.session import Outcome
 from msolver.vision.dryrun import Renderer
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image, read_png, write_png
@@ -146,18 +147,11 @@ def test_bad_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert err.count("\n") == 2
 
 
-def test_a_game_in_a_learned_theme_replays_with_no_differing_frame(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # A theme no built-in knows: the reader names every look from the rules
-    # while it plays, and only from a frame that held still. The replay reads
-    # each kept frame as the player did (held, told of the clicks after it).
-    from tests.support.themes import Theme, blank_profile, themed_sim
-
-    screen = themed_sim(8, Theme.random(8), pitch=24.0)
-    prof = blank_profile(screen)
-    rec = tmp_path / "rec"
-    recorder = Recorder(rec, prof)
+def _record_learning(
+    folder: Path, screen: SimScreen, prof: Profile
+) -> tuple[Outcome[GameResult], int]:
+    """One game on `screen` read by a learning reader on its own clock, recorded."""
+    recorder = Recorder(folder, prof)
     clock = FakeClock()
     player = Player(
         reader_for(prof, clock=clock),
@@ -170,9 +164,24 @@ def test_a_game_in_a_learned_theme_replays_with_no_differing_frame(
     )
     outcome = player.run()
     recorder.close()
+    return outcome, recorder.frames
+
+
+def test_a_game_in_a_learned_theme_replays_with_no_differing_frame(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A theme no built-in knows: the reader names every look from the rules
+    # while it plays, and only from a frame that held still. The replay reads
+    # each kept frame as the player did (held, told of the clicks after it).
+    from tests.support.themes import Theme, blank_profile, themed_sim
+
+    screen = themed_sim(8, Theme.random(8), pitch=24.0)
+    prof = blank_profile(screen)
+    rec = tmp_path / "rec"
+    outcome, frames = _record_learning(rec, screen, prof)
     assert outcome.stopped is None, outcome.stopped
     assert main(["replay", str(rec)]) == 0
-    assert f"{recorder.frames} frames re-read, 0 differ" in capsys.readouterr().out
+    assert f"{frames} frames re-read, 0 differ" in capsys.readouterr().out
 
 
 def test_a_verdict_on_the_end_is_kept_as_judged_and_not_compared(
@@ -187,19 +196,7 @@ def test_a_verdict_on_the_end_is_kept_as_judged_and_not_compared(
     sim = expert_sim(693, win_dialog=(190, 60, 490, 370))
     prof = blank_profile(sim.grid.origin, sim.grid.pitch[0], 16, 30)
     rec = tmp_path / "rec"
-    recorder = Recorder(rec, prof)
-    clock = FakeClock()
-    player = Player(
-        reader_for(prof, clock=clock),
-        sim.capture(),
-        sim.mouse(),
-        FakeHotkeys(started=True),
-        settings=Settings(redraw_timeout=0.3, settle=0.0, confirm=0.4, first_click="opening"),
-        clock=clock,
-        recorder=recorder,
-    )
-    outcome = player.run()
-    recorder.close()
+    outcome, _frames = _record_learning(rec, sim, prof)
     assert [g.result for g in outcome.games] == ["won"], outcome.stopped
     lines = _lines(rec)
     assert lines[-1].get("judged") is True
