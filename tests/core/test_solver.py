@@ -32,20 +32,23 @@ def test_certain_moves_come_as_one_batch_and_are_right() -> None:
 
 
 @pytest.mark.parametrize(
-    ("width", "height", "rule", "cell"),
+    ("width", "height", "mines", "rule", "cell"),
     [
-        (30, 16, "opening", (3, 3)),
-        (16, 16, "opening", (3, 3)),
-        (9, 9, "opening", (2, 2)),
-        (3, 2, "opening", (1, 2)),
-        (30, 16, "safe", (0, 0)),
-        (30, 16, "xp", (0, 0)),
+        (30, 16, 99, "opening", (3, 3)),
+        (16, 16, 51, "opening", (3, 3)),  # intermediate's size at expert's density
+        (16, 16, 40, "opening", (2, 2)),
+        (30, 16, 75, "opening", (2, 2)),  # expert's size at intermediate's density
+        (9, 9, 10, "opening", (2, 2)),
+        (9, 9, 20, "opening", (2, 2)),  # dense but small: three in is the middle
+        (3, 2, 1, "opening", (1, 2)),
+        (30, 16, 99, "safe", (0, 0)),
+        (30, 16, 99, "xp", (0, 0)),
     ],
 )
 def test_the_first_click_goes_where_the_rule_wins_most(
-    width: int, height: int, rule: str, cell: tuple[int, int]
+    width: int, height: int, mines: int, rule: str, cell: tuple[int, int]
 ) -> None:
-    board = Board.blank(width, height, 1)
+    board = Board.blank(width, height, mines)
     d = Solver(rule).decide(board)  # type: ignore[arg-type]
     assert d.moves[0].kind == "open"
     assert board.cell(d.moves[0].index) == Cell(*cell)
