@@ -39,7 +39,8 @@ def test_certain_moves_come_as_one_batch_and_are_right() -> None:
         (16, 16, 40, "opening", (2, 2)),
         (30, 16, 75, "opening", (2, 2)),  # expert's size at intermediate's density
         (9, 9, 10, "opening", (2, 2)),
-        (9, 9, 20, "opening", (2, 2)),  # dense but small: three in is the middle
+        (9, 9, 20, "opening", (3, 3)),  # beginner's size at a quarter mines
+        (6, 6, 9, "opening", (2, 2)),  # dense, but three in would pass the middle
         (3, 2, 1, "opening", (1, 2)),
         (30, 16, 99, "safe", (0, 0)),
         (30, 16, 99, "xp", (0, 0)),

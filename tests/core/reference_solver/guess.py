@@ -56,13 +56,14 @@ PROGRESS_BONUS = 0.0
 
 # How many cells in from the corner (along both axes) the first click goes
 # under "opening": further in on boards with at least OPENING_DENSE_FROM of
-# their cells mines and at least OPENING_WIDE_FROM cells each way (expert has
-# 20.6%, intermediate 15.6%: the threshold lies between the densities
-# measured). Every other rule clicks the corner itself.
+# their cells mines (expert has 20.6%, intermediate 15.6%: the threshold
+# lies between the densities measured) and at least OPENING_WIDE_FROM cells
+# each way, so that three in stays on the near half of the board. Every
+# other rule clicks the corner itself.
 OPENING_IN = 2
 OPENING_IN_DENSE = 3
 OPENING_DENSE_FROM = 0.18
-OPENING_WIDE_FROM = 16
+OPENING_WIDE_FROM = 7
 
 
 def first_click(board: Board, rule: FirstClick) -> int:
