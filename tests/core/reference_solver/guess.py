@@ -37,7 +37,10 @@ figure also starts at (3, 3).
 from __future__ import annotations
 
 from msolver.core.board import UNKNOWN, Board
-from msolver.core.game import FirstClick
+
+# The first click is a rule, not a fast path: the reference clicks where the
+# solver does, so the two cannot drift apart.
+from msolver.core.solver.guess import first_click as first_click
 from tests.core.reference_solver.constraints import Constraints, Inconsistent, build
 from tests.core.reference_solver.probability import Analysis, analyse
 
@@ -52,27 +55,6 @@ OFF_CANDIDATES = 2
 # Extra credit for a number that unlocks a certain move (progress), on top of
 # the safety of the next move.
 PROGRESS_BONUS = 0.0
-
-
-# How many cells in from the corner (along both axes) the first click goes
-# under "opening": further in on boards with at least OPENING_DENSE_FROM of
-# their cells mines (expert has 20.6%, intermediate 15.6%: the threshold
-# lies between the densities measured) and at least OPENING_WIDE_FROM cells
-# each way, so that three in stays on the near half of the board. Every
-# other rule clicks the corner itself.
-OPENING_IN = 2
-OPENING_IN_DENSE = 3
-OPENING_DENSE_FROM = 0.18
-OPENING_WIDE_FROM = 7
-
-
-def first_click(board: Board, rule: FirstClick) -> int:
-    d = 0
-    if rule == "opening":
-        dense = board.mines >= OPENING_DENSE_FROM * board.width * board.height
-        wide = min(board.width, board.height) >= OPENING_WIDE_FROM
-        d = OPENING_IN_DENSE if dense and wide else OPENING_IN
-    return board.index(min(d, board.height - 1), min(d, board.width - 1))
 
 
 def _edge_rank(board: Board, i: int) -> int:
