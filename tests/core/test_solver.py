@@ -43,7 +43,7 @@ def test_certain_moves_come_as_one_batch_and_are_right() -> None:
         (6, 6, 9, "opening", (2, 2)),  # dense, but three in would pass the middle
         (3, 2, 1, "opening", (1, 2)),
         (30, 16, 99, "safe", (0, 0)),
-        (30, 16, 99, "xp", (0, 0)),
+        (30, 16, 99, "xp", (15, 29)),  # the far corner from where a moved mine goes
     ],
 )
 def test_the_first_click_goes_where_the_rule_wins_most(

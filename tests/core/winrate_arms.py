@@ -87,10 +87,10 @@ def candidates(board: Board, cs: Constraints, analysis: Analysis) -> list[int]:
     cells = [i for i in cs.unknown if prob[i] is not None]
     pmin = min(prob[i] for i in cells)  # type: ignore[type-var]
     near = [i for i in cells if prob[i] <= pmin + guess.TOLERANCE]  # type: ignore[operator]
-    near.sort(key=lambda i: (prob[i], guess._edge_rank(board, i)))
+    near.sort(key=lambda i: (prob[i], guess.edge_rank(board, i)))
     frontier = [i for i in near if i in cs.frontier][: guess.MAX_CANDIDATES]
     off = [i for i in near if i not in cs.frontier][: guess.OFF_CANDIDATES]
-    cands = sorted(frontier + off, key=lambda i: (prob[i], guess._edge_rank(board, i)))
+    cands = sorted(frontier + off, key=lambda i: (prob[i], guess.edge_rank(board, i)))
     return cands[: guess.MAX_CANDIDATES]
 
 
@@ -204,7 +204,7 @@ def pseq_choose(
     cells = [i for i in cs.unknown if prob[i] is not None]
     pmin = min(float(prob[i]) for i in cells)  # type: ignore[arg-type]
     low = [i for i in cells if float(prob[i]) <= pmin + 1e-12]  # type: ignore[arg-type]
-    low.sort(key=lambda i: guess._edge_rank(board, i))
+    low.sort(key=lambda i: guess.edge_rank(board, i))
     if len(low) == 1:
         return low[0], pmin
     front = [i for i in low if i in cs.frontier][:PSEQ_FRONTIER]

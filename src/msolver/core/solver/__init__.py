@@ -4,6 +4,8 @@
 2. `probability.analyse`: exact probabilities; any 0 or 1 is a certain move.
 3. `endgame.best_move`: when few layouts remain, the exact game tree.
 4. `guess.choose`: otherwise the safest cell, with tie-breaks that win more.
+   Under the XP first-click rule, while its layouts weigh differently,
+   3 and 4 count each layout by its weight (`xp`).
 
 Certain moves come out all at once, as a batch for the player to send
 together. A board no layout fits comes out as ``inconsistent`` with the
@@ -18,7 +20,7 @@ from typing import Literal
 
 from msolver.core.board import Board
 from msolver.core.game import FirstClick
-from msolver.core.solver import endgame, guess, rules
+from msolver.core.solver import endgame, guess, rules, xp
 from msolver.core.solver.constraints import Builder, Inconsistent
 from msolver.core.solver.probability import Analysis, analyse
 
@@ -143,6 +145,16 @@ class Solver:
             return Decision("inconsistent", analysis.reason, (), False)
         if analysis.safe or analysis.mines:
             return _certain(analysis.safe, analysis.mines, "probability", analysis)
+        if self.first_click == "xp":
+            weighted = xp.Weighted.make(board, analysis, cs)
+            if weighted is not None:
+                shown = weighted.analysis(analysis)
+                end = endgame.best_move(board, cs, shown, xp.weigher(board, cs))
+                if end is not None:
+                    i, p = end
+                    return Decision("ok", "", (Move("open", i, p),), False, "endgame", shown)
+                i, p = xp.choose(board, cs, weighted, shown, lookahead=self.lookahead)
+                return Decision("ok", "", (Move("open", i, p),), False, "guess", shown)
         end = endgame.best_move(board, cs, analysis)
         if end is not None:
             i, p = end

@@ -24,6 +24,7 @@ not timed, so a game replays the same on any machine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from operator import itemgetter
 
@@ -283,6 +284,12 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             key=itemgetter(0),
             reverse=True,
         )
+        if not safe_in:
+            # Every cell is a mine in all of the group or in none: its layouts
+            # are copies of one (a weighted count lists a layout once per
+            # weight; distinct layouts always differ in some cell), so won.
+            memo[group] = 1.0
+            return 1.0, -1
         best, best_k = -1.0, -1
         for bound, k in safe_in:
             floor = best * size + 1e-9
@@ -323,13 +330,24 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
 
 
 @collector_paused
-def best_move(board: Board, cs: Constraints, analysis: Analysis) -> tuple[int, float] | None:
-    """The exact best move and its mine probability, or None when out of reach."""
+def best_move(
+    board: Board,
+    cs: Constraints,
+    analysis: Analysis,
+    weigh: Callable[[int], int] | None = None,
+) -> tuple[int, float] | None:
+    """The exact best move and its mine probability, or None when out of reach.
+
+    `weigh`, when given, says how many times each layout counts (a bitmask
+    over `cs.unknown`, as listed): the search then wins the most weight.
+    """
     if analysis.layouts > MAX_LAYOUTS or analysis.layouts < 2:
         return None
     layouts = enumerate_layouts(cs, MAX_LAYOUTS)
     if not layouts:
         return None
+    if weigh is not None:
+        layouts = [lay for lay in layouts for _ in range(weigh(lay))]
     unknown = cs.unknown
     pos = {c: k for k, c in enumerate(unknown)}
     nbr_mask = []

@@ -99,6 +99,11 @@ OPENING_WIDE_FROM = 7
 
 
 def first_click(board: Board, rule: FirstClick) -> int:
+    if rule == "xp":
+        # The corner farthest from where a mine under the click would move
+        # (the top left): there the move takes nothing from its chance of a
+        # zero (see xp.py).
+        return board.size - 1
     d = 0
     if rule == "opening":
         dense = board.mines >= OPENING_DENSE_FROM * board.width * board.height
@@ -107,7 +112,7 @@ def first_click(board: Board, rule: FirstClick) -> int:
     return board.index(min(d, board.height - 1), min(d, board.width - 1))
 
 
-def _edge_rank(board: Board, i: int) -> int:
+def edge_rank(board: Board, i: int) -> int:
     """Unknown neighbours: fewer means likelier to open a zero."""
     cells = board.cells
     return [cells[j] for j in board.neighbours(i)].count(UNKNOWN)
@@ -230,7 +235,13 @@ def _next_safety(board: Board, cs: Constraints, i: int, value: int) -> tuple[int
 
 
 def forced_pair(board: Board, cs: Constraints) -> int | None:
-    """A cell of a 50/50 no other cell can ever settle, or None.
+    """A cell of a 50/50 no other cell can ever settle, or None (see `forced_cells`)."""
+    pair = forced_cells(board, cs)
+    return None if pair is None else pair[0]
+
+
+def forced_cells(board: Board, cs: Constraints) -> tuple[int, int] | None:
+    """The two cells of a 50/50 no other cell can ever settle, or None.
 
     Two cells a, b hold exactly one mine between them (a number says so), and
     nothing can ever tell them apart: every number that sees one sees the
@@ -251,7 +262,7 @@ def forced_pair(board: Board, cs: Constraints) -> int | None:
             continue  # a number sees one and not the other: its other cells may settle it
         na, nb = set(board.neighbours(a)), set(board.neighbours(b))
         if all(j in (a, b) or j not in unknown or (j in na and j in nb) for j in na | nb):
-            return a
+            return a, b
     return None
 
 
@@ -266,7 +277,7 @@ def choose(
     cells = [i for i in cs.unknown if prob[i] is not None]
     pmin = min(prob[i] for i in cells)  # type: ignore[type-var]
     near = [i for i in cells if prob[i] <= pmin + TOLERANCE]  # type: ignore[operator]
-    near.sort(key=lambda i: (prob[i], _edge_rank(board, i)))
+    near.sort(key=lambda i: (prob[i], edge_rank(board, i)))
     if not lookahead:
         best = near[0]
         return best, float(prob[best])  # type: ignore[arg-type]
@@ -274,7 +285,7 @@ def choose(
     # few most promising of them so frontier cells get their look too.
     frontier = [i for i in near if i in cs.frontier][:MAX_CANDIDATES]
     off = [i for i in near if i not in cs.frontier][:OFF_CANDIDATES]
-    candidates = sorted(frontier + off, key=lambda i: (prob[i], _edge_rank(board, i)))
+    candidates = sorted(frontier + off, key=lambda i: (prob[i], edge_rank(board, i)))
     candidates = candidates[:MAX_CANDIDATES]
     total = analysis.layouts
     best_i, best_score = candidates[0], -1.0

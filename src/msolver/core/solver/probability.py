@@ -557,6 +557,19 @@ def region_keys(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
     return [tuple(sorted(g)) for g in groups.values()]
 
 
+def _counted(keys: Iterable[Key]) -> tuple[list[_Region], int] | None:
+    """Each region counted, and the frontier cells they hold; None if one cannot fit."""
+    regions: list[_Region] = []
+    frontier = 0
+    for key in keys:
+        reg = _count(key)
+        if reg is None:
+            return None
+        regions.append(reg)
+        frontier += sum(len(b) for b in reg.boxes)
+    return regions, frontier
+
+
 @dataclass(frozen=True, slots=True)
 class _Solved:
     weight: int
@@ -577,15 +590,10 @@ def _solve(
 
     `keys`, when given, are the constraints' regions, found already.
     """
-    regions: list[_Region] = []
-    frontier = 0
-    for key in region_keys(cons) if keys is None else keys:
-        reg = _count(key)
-        if reg is None:
-            return "no mine layout fits the numbers"
-        regions.append(reg)
-        frontier += sum(len(b) for b in reg.boxes)
-
+    counted = _counted(region_keys(cons) if keys is None else keys)
+    if counted is None:
+        return "no mine layout fits the numbers"
+    regions, frontier = counted
     off = n_unknown - frontier
     left = mines_left
 
@@ -622,6 +630,70 @@ def _solve(
             if v and 0 <= left - k - 1 <= off - 1
         )
     return _Solved(weight, boxes, off, off_num)
+
+
+@dataclass(frozen=True, slots=True)
+class RunCount:
+    """`run_count`'s answer: counts summed over e = 0..run of the board with
+    its first e run cells taken as mines; every chance is num / weight."""
+
+    weight: int
+    # per frontier box: its cells and num, a cell's chance being num / (weight x cells)
+    chances: list[tuple[tuple[int, ...], int]]
+    off_num: int  # one off-frontier cell outside the run
+    run_nums: list[int]  # each run cell, in run order
+    terms: list[int]  # the count of each e
+
+
+def run_count(
+    cons: list[tuple[tuple[int, ...], int]], n_unknown: int, mines_left: int, run: int
+) -> RunCount | str:
+    """Exact counts summed over taking the first e of `run` off-frontier cells
+    as mines, for e = 0..run (the XP rule's weights; see xp.py).
+
+    Taking an off-frontier cell as a mine leaves the frontier alone: it
+    only takes one cell and one mine from the rest. So the frontier is
+    counted once, and the off-frontier ways the frontier's k mines leave
+    are summed over e: C(off - e, left - k - e).
+    """
+    counted = _counted(region_keys(cons))
+    if counted is None:
+        return "no mine layout fits the numbers"
+    regions, frontier = counted
+    off = n_unknown - frontier
+    left = mines_left
+    if not 0 <= run <= off:
+        return f"{run} run cells but {off} cells off the frontier"
+    prefix, suffix = _products(regions)
+    everything = prefix[len(regions)]
+    span = range(len(everything))
+
+    # ways[e][k]: the off-frontier ways with the first e run cells mines
+    # when the frontier holds k, C(off - e, left - k - e); terms[e]: the
+    # layouts with the first e run cells mines. The layouts that also mine
+    # one given off-frontier cell not yet taken are terms[e + 1] (any such
+    # cell is as good as the next run cell).
+    ways = [
+        [_ways(off - e, left - k - e) if 0 <= left - k - e <= off - e else 0 for k in span]
+        for e in range(min(run + 1, off) + 1)
+    ]
+    terms = [sum(map(mul, everything, w)) for w in ways]
+    if len(terms) < run + 2:
+        terms.append(0)  # no off-frontier cell left to take
+    weight = sum(terms[: run + 1])
+    if weight == 0:
+        return "no mine layout fits the numbers and the mine count"
+    summed = [sum(col) for col in zip(*ways[: run + 1], strict=True)]
+    chances: list[tuple[tuple[int, ...], int]] = []
+    for x, reg in enumerate(regions):
+        others = _conv(prefix[x], suffix[x + 1])
+        wk = [sum(map(mul, others, summed[k:])) if t else 0 for k, t in enumerate(reg.total)]
+        for cells, bm in zip(reg.boxes, reg.box_mines, strict=True):
+            chances.append((cells, sum(map(mul, bm, wk))))
+    one = terms[1 : run + 2]
+    off_num = sum(one) if off > run else 0
+    run_nums = [sum(terms[i + 1 : run + 1]) + sum(one[: i + 1]) for i in range(run)]
+    return RunCount(weight, chances, off_num, run_nums, terms[: run + 1])
 
 
 def layouts_and_least(
