@@ -54,6 +54,9 @@ def test_calibrate_takes_the_first_click_rule(
     capsys.readouterr()
     assert main(["calibrate", "--image", shot, "--name", "c", "--first-click", "maybe"]) == 2
     assert not (profile_dir / "c.json").exists()
+    # Windows XP's rule (a mine under the first click moves to the top left)
+    assert main(["calibrate", "--image", shot, "--name", "d", "--first-click", "xp"]) == 0
+    assert load_profile("d").first_click == "xp"
 
 
 def test_scripted_calibration_saves_a_picture_of_what_it_found(

@@ -73,16 +73,17 @@ def test_wizard_asks_what_it_cannot_see_and_saves_the_profile_and_picture(
 def test_wizard_offers_the_face_button_of_a_classic_theme(profile_dir: Path) -> None:
     shot = read_png(SHOTS / "xdemineur" / "x21-g0-start.png")
     screen = on_desktop(shot, (0, 0))
-    asked, ask = scripted(["", "", "none", "x"])
+    asked, ask = scripted(["", "", "xp", "x"])
     rc = run_wizard(args(mines=99), ask=ask, capture=RecordedCapture([screen]), out=lambda _m: None)
     assert rc == 0
+    assert "xp" in asked[2]  # the first-click question names Windows XP's rule
     # Mine count given on the command line: not asked. The default new game is a click.
     assert not any("How many mines" in a for a in asked)
     assert "[click:" in asked[1]
     face = find_face(screen, load_profile("x").grid.rect(), (0, 0))
     assert face is not None
     assert load_profile("x").new_game == f"click:{face[0]},{face[1]}"
-    assert load_profile("x").first_click == "none"
+    assert load_profile("x").first_click == "xp"
 
 
 def test_wizard_refuses_a_screen_without_a_board_and_saves_nothing(profile_dir: Path) -> None:

@@ -38,10 +38,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--first-click",
         default=None,
-        choices=("safe", "opening", "none"),
+        choices=("safe", "opening", "xp", "none"),
         help="the game's first-click rule: safe (the clicked cell), opening (a zero "
-        "opens), none (mines laid before the first click); default: the built-in "
-        "theme's, else safe",
+        "opens), xp (a mine under it moves to the top-left corner, as Windows XP did), "
+        "none (mines laid before the first click); default: the built-in theme's, else safe",
     )
     p.add_argument(
         "--flag",

@@ -251,12 +251,13 @@ def _ask_first_click(prof: Profile, ask: Ask) -> str:
     default = prof.first_click
     answer = ask(
         "What does the game's first click do? safe (never a mine), opening (always opens "
-        f"an empty area), none (can hit a mine) [{default}]: "
+        "an empty area), xp (a mine under it moves to the top-left corner, as in Windows "
+        f"XP), none (can hit a mine) [{default}]: "
     ).strip().lower()
     if not answer:
         return default
-    if answer not in ("safe", "opening", "none"):
-        raise ValueError(f"first-click rule {answer!r}: expected safe, opening or none")
+    if answer not in ("safe", "opening", "xp", "none"):
+        raise ValueError(f"first-click rule {answer!r}: expected safe, opening, xp or none")
     return answer
 
 

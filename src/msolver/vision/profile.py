@@ -27,8 +27,9 @@ without it still load (`blank` is None).
 Facts about the game, not its looks, kept once found: `chord` is the mouse
 button that chords on a number ("middle", "left", "none" when the game does
 not chord; None until a game has shown it), and `first_click` the game's
-first-click rule ("safe", "opening", "none": some games lay their mines before
-the first click). Older profiles without them still load: the chord is probed
+first-click rule ("safe", "opening", "xp": a mine under the first click moves
+to the top-left corner, as Windows XP did, "none": some games lay their mines
+before the first click). Older profiles without them still load: the chord is probed
 again, the rule comes from the built-in theme (or "safe"). `flag` is the
 click that flags a cell: "right" (the default, also for older profiles) or a
 modified left click such as "ctrl+left" (a web game in a browser, where a
@@ -96,7 +97,7 @@ BLANK_K = 8
 BUILTIN_NAMES: tuple[str, ...] = ("sgt-mines", "gnome-mines", "xdemineur")
 
 CHORD_BUTTONS: tuple[str, ...] = ("middle", "left", "none")
-FIRST_CLICK_RULES: tuple[str, ...] = ("safe", "opening", "none")
+FIRST_CLICK_RULES: tuple[str, ...] = ("safe", "opening", "xp", "none")
 # The clicks that can flag a cell (mouse.parse_click reads them).
 FLAG_ACTIONS: tuple[str, ...] = ("right", "ctrl+left", "alt+left", "shift+left")
 # What each built-in game does on its first click (docs/FIELD_NOTES): sgt-mines
