@@ -173,15 +173,30 @@ def test_xp_games_play_to_the_end() -> None:
         assert game.status.value != "playing"
 
 
-def _reference_score(board: Board, i: int) -> float:
-    """`Weighted.score` the plain way: every term a board of its own, no tail left out."""
+def _term_boards(board: Board) -> list[Board]:
+    """The board, then with the first 1, 2, ... run cells taken as mines."""
     cells = list(board.cells)
-    run = xp.run_cells(board)
-    boards = [board]
-    for c in run:
+    out = [board]
+    for c in xp.run_cells(board):
         if cells[c] == UNKNOWN:
             cells[c] = FLAG
-        boards.append(Board(board.width, board.height, board.mines, tuple(cells)))
+        out.append(Board(board.width, board.height, board.mines, tuple(cells)))
+    return out
+
+
+def _reference_chances(board: Board) -> list[float | None]:
+    """The weighted chances the plain way: every term a board of its own, all of them."""
+    counts = [a for a in map(analyse, _term_boards(board)) if a.status == "ok" and a.layouts]
+    total = sum(a.layouts for a in counts)
+    return [
+        None if s >= 0 else sum(a.layouts * (a.prob[c] or 0.0) for a in counts) / total
+        for c, s in enumerate(board.cells)
+    ]
+
+
+def _reference_score(board: Board, i: int) -> float:
+    """`Weighted.score` the plain way: every term a board of its own, no tail left out."""
+    boards = _term_boards(board)
     counts = [analyse(b) for b in boards]
     total = sum(a.layouts for a in counts if a.status == "ok")
     nb = board.neighbours(i)
@@ -221,6 +236,7 @@ def test_the_lookahead_matches_a_plain_count() -> None:
             weighted = xp.Weighted.make(board, plain, cs) if not plain.safe else None
             if weighted is not None:
                 prob = weighted.analysis(plain).prob
+                assert prob == pytest.approx(_reference_chances(board), abs=1e-12)
                 near = sorted((p, c) for c, p in enumerate(prob) if p is not None and p < 1)[:3]
                 for _, c in near:
                     assert weighted.score(c) == pytest.approx(_reference_score(board, c), abs=3e-4)
