@@ -84,7 +84,8 @@ class Variant:
     """One game in one look at one size.
 
     new_game: the key (xdotool / msolver syntax) that starts a new game.
-    first_click: "safe", "opening" or "none" (mines laid before the first click).
+    first_click: "safe", "opening", "xp" (a mine under the first click moves to the
+    top left, as Windows XP did) or "none" (mines laid before the first click).
     builtin: the msolver built-in theme this look is (None: a theme msolver never saw).
     blank_builtin: the built-in theme whose blank board this look's is, pixel for
     pixel, though its numbers differ (gnome-mines' other tile themes): calibration
@@ -303,10 +304,19 @@ TK_END = (
 )
 
 
-def _tk(style: str, cell: int, cols: int, rows: int, mines: int, dialog: bool = False) -> Variant:
+def _tk(
+    style: str,
+    cell: int,
+    cols: int,
+    rows: int,
+    mines: int,
+    dialog: bool = False,
+    first_click: str = "safe",
+) -> Variant:
     size = {"image": f"c{cell}", "text": "text", "checker": f"checker{cell}"}[style]
+    xp = "-xp" if first_click == "xp" else ""
     return Variant(
-        name=f"tk-{size}{'-dialog' if dialog else ''}-{cols}x{rows}",
+        name=f"tk-{size}{'-dialog' if dialog else ''}{xp}-{cols}x{rows}",
         game="tk-mines",
         toolkit="Tk (tkinter Buttons)",
         theme=f"tk-{style}",
@@ -314,7 +324,7 @@ def _tk(style: str, cell: int, cols: int, rows: int, mines: int, dialog: bool = 
         cols=cols,
         mines=mines,
         new_game="F2",
-        first_click="safe",
+        first_click=first_click,
         end_signal=TK_END,
         params=(("style", style), ("cell", cell), ("dialog", dialog)),
     )
@@ -388,6 +398,9 @@ BATTERY: tuple[Variant, ...] = (
     _tk("image", 22, 16, 16, 40),
     _tk("text", 0, 9, 9, 10, dialog=True),
     _tk("checker", 30, 10, 8, 10),
+    # the same clone with Windows XP's first click (a mine under it moves to
+    # the top left): the one game here that needs the solver's XP count
+    _tk("image", 22, 16, 16, 40, first_click="xp"),
     # gnome-mines at other window sizes (other tile sizes).
     _gnome(1000, 560),
     _gnome(1500, 800),
@@ -457,6 +470,7 @@ LIVE: tuple[str, ...] = (
     "web-mfw-z100-16x16",
     "web-mfw-z150-16x12",
     "tk-c22-16x16",  # stock Tk buttons: opened cells differ from unopened in the bevel alone
+    "tk-c22-xp-16x16",  # Windows XP's first click: the solver's XP count, live
     # GTK's own 50 px tiles, not the recorded 33 px: learned in play
     "gnome-mines-1800x1000",
     # KDE's kmines, flat classic cells: 5/5 games to the end in 6 bench runs
@@ -756,6 +770,7 @@ def launch(
                 f"--cell={variant.param('cell')}",
                 f"--state={tmpdir / 'tk-state.jsonl'}",
             ] + (["--dialog"] if variant.param("dialog") else [])
+            cmd += [f"--first-click={variant.first_click}"]
             env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
             cls = "tkmines"
         elif variant.game == "kmines":

@@ -6,7 +6,9 @@ draw theirs, with nothing made easy for a reader: a grid of stock raised
 `Button`s (Tk's own grey, bevel and 1 px focus ring), opened cells sunken
 and disabled with the digit as coloured text in the default font, flags as a
 red "F", mines as "*" with the one hit on red; a "New" button and a mines
-label above the board, F2 for a new game, the first click always safe.
+label above the board, F2 for a new game, the first click always safe
+(`--first-click xp`: made safe as Windows XP did, its mine moved to the
+top-left-most free cell).
 `--style text` sizes the buttons in text units (cells taller than wide, as
 `Button(width=2)` gives); `--style checker` draws the look of Google's
 Minesweeper and its many web clones instead: flat cells with no border at
@@ -62,6 +64,7 @@ class TkMines:
     def __init__(self, root: tk.Tk, args: argparse.Namespace) -> None:
         self.root = root
         self.cols, self.rows, self.mines = args.cols, args.rows, args.mines
+        self.first_click = args.first_click
         self.state_path: Path | None = args.state
         self.dialog = args.dialog
         self.checker = args.style == "checker"
@@ -142,8 +145,17 @@ class TkMines:
         ]
 
     def _lay(self, first: int) -> None:
-        cells = [i for i in range(self.rows * self.cols) if i != first]
-        self.layout = set(self.rng.sample(cells, self.mines))
+        if self.first_click == "xp":
+            # Windows XP's way: laid over every cell, then a mine under the
+            # first click moves to the top-left-most free cell.
+            cells = range(self.rows * self.cols)
+            self.layout = set(self.rng.sample(cells, self.mines))
+            if first in self.layout:
+                self.layout.remove(first)
+                self.layout.add(next(i for i in cells if i not in self.layout and i != first))
+        else:
+            cells = [i for i in range(self.rows * self.cols) if i != first]
+            self.layout = set(self.rng.sample(cells, self.mines))
         self._write(game=self.game, event="laid", mines=sorted(self.layout))
 
     def flag(self, i: int) -> None:
@@ -219,6 +231,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--style", choices=("image", "text", "checker"), default="image")
     ap.add_argument("--dialog", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument(
+        "--first-click",
+        choices=("safe", "xp"),
+        default="safe",
+        help="safe: mines laid around the first click; xp: a mine under it moves to the top left",
+    )
     ap.add_argument("--state", type=Path, default=None)
     args = ap.parse_args(argv)
     root = tk.Tk(className="tkmines")
