@@ -31,6 +31,13 @@ def test_an_older_profile_loads_with_the_themes_rule_and_no_chord(profile_dir: P
     assert Profile.from_json(data).first_click == "safe"
 
 
+def test_built_in_games_start_by_their_own_rule(profile_dir: Path) -> None:
+    # gnome-mines lays its mines after the first click, around it and its
+    # neighbours: an opening, so the first click goes in from the corner.
+    assert load_profile("gnome-mines").first_click == "opening"
+    assert load_profile("xdemineur").first_click == "none"
+
+
 def test_facts_round_trip_and_bad_values_are_refused(profile_dir: Path) -> None:
     prof = load_profile("sgt-mines").with_changes(chord="left", first_click="none")
     save_profile(prof, "mine")

@@ -239,7 +239,9 @@ def _mg(
         cols=cols,
         mines=mines,
         new_game="F2",
-        first_click="safe",
+        # its "Safe start" (on by default) lays no mine on the first click or
+        # its neighbours when it can (minegauler's core/regular/game.py)
+        first_click="opening",
         end_signal=MG_END,
         params=(("style", style), ("btn_size", btn), ("numbers", numbers)),
     )
@@ -344,7 +346,9 @@ def _gnome(w: int, h: int, theme: str | None = None) -> Variant:
         # ctrl+r replays at the same size ("Play Again" / "Start Over"); ctrl+n
         # opens the size chooser, which is no board.
         new_game="ctrl+r",
-        first_click="safe",
+        # mines laid after the first click, around it and its neighbours
+        # (gnome-mines' minefield.vala, place_mines)
+        first_click="opening",
         end_signal=GNOME_END,
         builtin=None if theme else "gnome-mines",
         blank_builtin="gnome-mines" if theme else None,
