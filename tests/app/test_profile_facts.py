@@ -112,6 +112,23 @@ def test_the_chord_button_a_session_found_is_kept_in_a_user_profile(profile_dir:
     assert not (profile_dir / "xdemineur.json").exists()
 
 
+def test_the_first_click_rule_a_session_learned_is_kept_in_a_user_profile(
+    profile_dir: Path,
+) -> None:
+    import argparse
+
+    from msolver.app.play import _save_learned
+
+    save_profile(load_profile("sgt-mines").with_changes(first_click="safe"), "mine")
+    said: list[str] = []
+    _save_learned(object(), argparse.Namespace(profile="mine"), said.append, None, "opening")
+    assert load_profile("mine").first_click == "opening"
+    assert any("first-click rule: opening" in m for m in said)
+    stamp = (profile_dir / "mine.json").stat().st_mtime_ns
+    _save_learned(object(), argparse.Namespace(profile="mine"), said.append, None, "opening")
+    assert (profile_dir / "mine.json").stat().st_mtime_ns == stamp
+
+
 def test_calibrate_takes_the_flag_click(
     profile_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

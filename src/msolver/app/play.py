@@ -181,10 +181,15 @@ def reader_for(profile: Profile) -> Any:
 
 
 def _save_learned(
-    reader: Any, args: argparse.Namespace, say: Any, chord: str | None = None
+    reader: Any,
+    args: argparse.Namespace,
+    say: Any,
+    chord: str | None = None,
+    first_click: str | None = None,
 ) -> None:
     """Keep what this session found for the next one (user profiles only): the tiles
-    a new theme showed, and which chord button works."""
+    a new theme showed, which chord button works, the first-click rule the games
+    showed."""
     from msolver.vision.learning_reader import LearningReader
     from msolver.vision.profile import ProfileError, load_profile, save_profile, user_dir
 
@@ -209,10 +214,13 @@ def _save_learned(
         say(f"warning: could not read the profile back to save to it: {exc}")
         return
     new_chord = chord is not None and chord != base.chord
-    if learned is None and not new_chord:
+    new_rule = first_click is not None and first_click != base.first_click
+    if learned is None and not new_chord and not new_rule:
         return
     if new_chord:
         base = base.with_changes(chord=chord)
+    if new_rule:
+        base = base.with_changes(first_click=first_click)
     try:
         path = save_profile(base, name)
     except ProfileError as exc:
@@ -222,6 +230,8 @@ def _save_learned(
         say(f"learned tiles {', '.join(reader.proven)}; saved to {path}")
     if new_chord:
         say(f"chord button: {chord}; saved to {path}")
+    if new_rule:
+        say(f"first-click rule: {first_click}; saved to {path}")
 
 
 def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any) -> int:
@@ -288,7 +298,13 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
                 log.close()
             if recorder is not None:
                 recorder.close()
-            _save_learned(reader, args, say, None if player is None else player.chord_found)
+            _save_learned(
+                reader,
+                args,
+                say,
+                None if player is None else player.chord_found,
+                None if player is None else player.first_click_found,
+            )
     finally:
         keys.close()
     n = len(outcome.games)

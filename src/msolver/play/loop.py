@@ -33,6 +33,7 @@ from msolver.core.solver import Decision, Solver
 from msolver.io.capture import Capture, CaptureError, ScreenScale
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse, parse_click
+from msolver.play.firstclick import RuleWatch
 from msolver.play.plan import Click, plan
 from msolver.play.record import Recorder, click_reasons
 from msolver.play.target import NewGame, park_point
@@ -156,6 +157,9 @@ class _Game:
     # with no band above the board to tell whether the game ended there.
     doubted_guess: int | None = None
     misses: dict[tuple[int, str], int] = field(default_factory=dict)
+    # The game's first click on a board with nothing open, until a read shows
+    # what it opened (evidence on the first-click rule).
+    first_index: int | None = None
 
 
 class Player:
@@ -214,7 +218,9 @@ class Player:
         self._strip_volatile = (
             None if self.strip is None else np.zeros(self.strip.pixels.shape[:2], dtype=bool)
         )
-        self.solver = Solver(self.settings.first_click, batch_proven=True)
+        # The first-click rule as this session's games show it (firstclick.py).
+        self.rules = RuleWatch(self.settings.first_click)
+        self.solver = Solver(self.rules.rule, batch_proven=True)
         try:
             park = park_point(self.grid, self.frame.screen_pixels(capture.screen()))
         except ValueError as exc:
@@ -343,6 +349,14 @@ class Player:
                     # Judged without the board's word, as under a cover.
                     reading, game.covered = lost, True
                     continue
+            first = game.first_index
+            if first is not None and not game.covered and board.cells[first] != UNKNOWN:
+                self._first_click_seen(board, first)
+                if board.cells[first] == EXPLODED:
+                    # Lost on the profile's word that the first click is
+                    # safe, not on a read or the solver: said above.
+                    game.last_guess_p = None
+                game.first_index = None
             over = game_state(board)
             if over is not None:
                 if game.first_click_at is None and prev is None:
@@ -400,6 +414,20 @@ class Player:
             recheck_until = self.clock() + self.settings.confirm
             surprised, agree_left = self._surprise, self.settings.agree_grabs
 
+    def _first_click_seen(self, board: Board, index: int) -> None:
+        """What the game's first click opened, as evidence on the first-click rule."""
+        why = self.rules.seen(board, index)
+        if why is None:
+            return
+        self.say(why)
+        self.log.write(event="first_click_rule", rule=self.rules.rule, reason=why)
+        self.solver = Solver(self.rules.rule, batch_proven=True)
+
+    @property
+    def first_click_found(self) -> str | None:
+        """The first-click rule this session learned, for the profile (None: as it said)."""
+        return self.rules.rule if self.rules.changed else None
+
     # -- acting ------------------------------------------------------------------------
 
     def _send(self, game: _Game, board: Board, clicks: list[Click], why: list[str]) -> None:
@@ -417,6 +445,8 @@ class Player:
             self._click(x, y, button, mods)
             if game.first_click_at is None:
                 game.first_click_at = self.clock()
+                if click.kind == "left" and all(s < 0 for s in board.cells):
+                    game.first_index = click.index
             game.clicks += 1
             game.count.add(click.kind)
             if click.kind != "right":

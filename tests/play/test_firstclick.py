@@ -1,0 +1,147 @@
+"""The first-click rule learned from what the first clicks show, alone and in the live loop."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import count
+from pathlib import Path
+
+import pytest
+
+from msolver.core.board import EXPLODED, UNKNOWN, Board
+from msolver.core.game import Game
+from msolver.play.firstclick import RuleWatch, zero_chance
+from msolver.play.loop import Settings
+from msolver.play.target import NewGame
+from msolver.shell.log import EventLog
+from tests.play.test_loop import make_player
+from tests.support.live import expert_sim
+
+
+def _shown(width: int, height: int, mines: int, index: int, value: int) -> Board:
+    cells = [UNKNOWN] * (width * height)
+    cells[index] = value
+    return Board(width, height, mines, tuple(cells))
+
+
+def test_the_chance_of_an_opening_under_safe_is_the_games_own() -> None:
+    rng = random.Random(3)
+    board = Board.blank(30, 16, 99)
+    games = 20_000
+    zeros = 0
+    for _ in range(games):
+        g = Game(30, 16, 99, seed=rng.random(), first_click="safe")
+        g.open(0)
+        zeros += g.board.cells[0] == 0
+    assert zero_chance(board, 0) == pytest.approx(zeros / games, abs=0.015)
+    assert 0.45 < zero_chance(board, 0) < 0.53
+
+
+def test_a_number_under_opening_means_safe_for_good() -> None:
+    watch = RuleWatch("opening")
+    why = watch.seen(_shown(30, 16, 99, 3 * 30 + 3, 2), 3 * 30 + 3)
+    assert why is not None and "row 3, col 3" in why and "showed a 2" in why
+    assert watch.rule == "safe" and watch.changed
+    # corner openings after that prove nothing: opening was ruled out
+    for _ in range(20):
+        assert watch.seen(_shown(30, 16, 99, 0, 0), 0) is None
+    assert watch.rule == "safe"
+
+
+def test_a_first_click_on_a_mine_means_none() -> None:
+    for rule in ("safe", "opening", "xp"):
+        watch = RuleWatch(rule)  # type: ignore[arg-type]
+        why = watch.seen(_shown(9, 9, 10, 0, EXPLODED), 0)
+        assert why is not None and "hit a mine" in why
+        assert watch.rule == "none"
+    none = RuleWatch("none")
+    assert none.seen(_shown(9, 9, 10, 0, EXPLODED), 0) is None and not none.changed
+
+
+def test_corner_openings_in_a_row_mean_opening_once_safe_could_hardly_give_them() -> None:
+    corner = _shown(30, 16, 99, 0, 0)
+    watch = RuleWatch("safe")
+    # expert: a corner opens about half the time under safe; 0.49^4 > 5% > 0.49^5
+    for _ in range(4):
+        assert watch.seen(corner, 0) is None
+    why = watch.seen(corner, 0)
+    assert why is not None and "5 first clicks in a row" in why
+    assert watch.rule == "opening"
+    # a number in between starts the count again and rules opening out
+    watch = RuleWatch("safe")
+    for _ in range(3):
+        watch.seen(corner, 0)
+    watch.seen(_shown(30, 16, 99, 0, 1), 0)
+    for _ in range(10):
+        assert watch.seen(corner, 0) is None
+    assert watch.rule == "safe" and not watch.changed
+    # xp and none first clicks open areas as safe's do: left alone
+    for rule in ("xp", "none"):
+        other = RuleWatch(rule)  # type: ignore[arg-type]
+        for _ in range(10):
+            assert other.seen(corner, 0) is None
+        assert other.rule == rule
+
+
+def _first_clicks(log_path: Path) -> dict[int, tuple[int, int]]:
+    """Each game's first click (row, col), from the play log."""
+    firsts: dict[int, tuple[int, int]] = {}
+    for e in map(json.loads, log_path.read_text().splitlines()):
+        if e.get("event") == "click":
+            firsts.setdefault(e["game"], (e["row"], e["col"]))
+    return firsts
+
+
+def test_the_player_learns_that_a_game_only_keeps_its_first_click_safe(tmp_path: Path) -> None:
+    # Profile: opening; game: safe. Seeds whose (3, 3) shows a number.
+    seeds = (s for s in count(300) if not _opens(s, 3 * 30 + 3))
+    first = next(seeds)
+    sim = expert_sim(first, first_click="safe")
+    sim.new_game = lambda: Game(30, 16, 99, seed=next(seeds), first_click="safe")
+    settings = Settings(
+        games=2,
+        redraw_timeout=0.3,
+        settle=0.0,
+        confirm=0.05,
+        new_game_timeout=1.0,
+        first_click="opening",
+    )
+    path = tmp_path / "log.jsonl"
+    player, said = make_player(sim, settings, new_game=NewGame.parse("n"), log=EventLog(path))
+    outcome = player.run()
+    assert [g.game for g in outcome.games] == [1, 2], outcome.stopped
+    assert any("not an opening" in m for m in said), said
+    assert player.first_click_found == "safe"
+    assert _first_clicks(path) == {1: (3, 3), 2: (0, 0)}
+
+
+def _opens(seed: int, index: int) -> bool:
+    g = Game(30, 16, 99, seed=seed, first_click="safe")
+    g.open(index)
+    return g.board.cells[index] == 0
+
+
+def test_the_player_learns_that_a_game_opens_an_area_on_its_first_click(
+    tmp_path: Path,
+) -> None:
+    # Profile: safe; game: opening. Five corner openings, then in from the corner.
+    seeds = count(400)
+    sim = expert_sim(next(seeds), first_click="opening")
+    sim.new_game = lambda: Game(30, 16, 99, seed=next(seeds), first_click="opening")
+    settings = Settings(
+        games=6,
+        redraw_timeout=0.3,
+        settle=0.0,
+        confirm=0.05,
+        new_game_timeout=1.0,
+        first_click="safe",
+    )
+    path = tmp_path / "log.jsonl"
+    player, said = make_player(sim, settings, new_game=NewGame.parse("n"), log=EventLog(path))
+    outcome = player.run()
+    assert len(outcome.games) == 6, outcome.stopped
+    assert any("5 first clicks in a row" in m for m in said), said
+    assert player.first_click_found == "opening"
+    firsts = _first_clicks(path)
+    assert [firsts[g] for g in range(1, 7)] == [(0, 0)] * 5 + [(3, 3)]
