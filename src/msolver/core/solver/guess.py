@@ -266,6 +266,23 @@ def forced_cells(board: Board, cs: Constraints) -> tuple[int, int] | None:
     return None
 
 
+def near_and_candidates(
+    board: Board, cs: Constraints, prob: tuple[float | None, ...]
+) -> tuple[list[int], list[int]]:
+    """The cells near the safest, safest and best-shaped first, and the few of
+    them the lookahead weighs."""
+    cells = [i for i in cs.unknown if prob[i] is not None]
+    pmin = min(prob[i] for i in cells)  # type: ignore[type-var]
+    near = [i for i in cells if prob[i] <= pmin + TOLERANCE]  # type: ignore[operator]
+    near.sort(key=lambda i: (prob[i], edge_rank(board, i)))
+    # Off-frontier cells are interchangeable but for their shape: keep only the
+    # few most promising of them so frontier cells get their look too.
+    frontier = [i for i in near if i in cs.frontier][:MAX_CANDIDATES]
+    off = [i for i in near if i not in cs.frontier][:OFF_CANDIDATES]
+    weighed = sorted(frontier + off, key=lambda i: (prob[i], edge_rank(board, i)))
+    return near, weighed[:MAX_CANDIDATES]
+
+
 def choose(
     board: Board, cs: Constraints, analysis: Analysis, *, lookahead: bool = True
 ) -> tuple[int, float]:
@@ -274,19 +291,10 @@ def choose(
     forced = forced_pair(board, cs)
     if forced is not None:
         return forced, float(prob[forced])  # type: ignore[arg-type]
-    cells = [i for i in cs.unknown if prob[i] is not None]
-    pmin = min(prob[i] for i in cells)  # type: ignore[type-var]
-    near = [i for i in cells if prob[i] <= pmin + TOLERANCE]  # type: ignore[operator]
-    near.sort(key=lambda i: (prob[i], edge_rank(board, i)))
+    near, candidates = near_and_candidates(board, cs, prob)
     if not lookahead:
         best = near[0]
         return best, float(prob[best])  # type: ignore[arg-type]
-    # Off-frontier cells are interchangeable but for their shape: keep only the
-    # few most promising of them so frontier cells get their look too.
-    frontier = [i for i in near if i in cs.frontier][:MAX_CANDIDATES]
-    off = [i for i in near if i not in cs.frontier][:OFF_CANDIDATES]
-    candidates = sorted(frontier + off, key=lambda i: (prob[i], edge_rank(board, i)))
-    candidates = candidates[:MAX_CANDIDATES]
     total = analysis.layouts
     best_i, best_score = candidates[0], -1.0
     # Whether every number of the best cell so far leaves one safest cell
@@ -318,7 +326,7 @@ def choose(
                 rest -= layouts / total * (1.0 + PROGRESS_BONUS)
         if score > best_score + 1e-12:
             best_i, best_score, best_apart = i, score, apart
-    if DOMINANCE and (best_apart or prob[best_i] > pmin + 1e-12):  # type: ignore[operator]
+    if DOMINANCE and (best_apart or prob[best_i] > prob[near[0]] + 1e-12):  # type: ignore[operator]
         best_i = _dominant(board, cs, analysis, best_i, candidates)
     return best_i, float(prob[best_i])  # type: ignore[arg-type]
 

@@ -19,9 +19,10 @@ number it may show and of the safest cells after it, are all summed over
 the terms; the exact endgame lists each layout as many times as it weighs.
 The weights stop differing once a cell of the run is open, usually early.
 
-The first click is taken to be the one the XP rule's solver makes (the top
-left cell) when that cell is open; otherwise an open cell simply ends the
-run. A board thus decides the same whatever came before it.
+The first click is taken to be the one the XP rule's solver makes (the
+bottom-right corner, guess.first_click) when that cell is open; otherwise an
+open cell simply ends the run. A board thus decides the same whatever came
+before it.
 """
 
 from __future__ import annotations
@@ -297,16 +298,9 @@ def choose(
         a, b = pair
         pick = b if (prob[b] or 0.0) < (prob[a] or 0.0) - 1e-12 else a
         return pick, float(prob[pick] or 0.0)
-    cells = [i for i in cs.unknown if prob[i] is not None]
-    pmin = min(float(prob[i] or 0.0) for i in cells)
-    rank = {i: guess.edge_rank(board, i) for i in cells}
-    near = [i for i in cells if float(prob[i] or 0.0) <= pmin + guess.TOLERANCE]
-    near.sort(key=lambda i: (prob[i], rank[i]))
+    near, candidates = guess.near_and_candidates(board, cs, prob)
     if not lookahead:
         return near[0], float(prob[near[0]] or 0.0)
-    on = [i for i in near if i in cs.frontier][: guess.MAX_CANDIDATES]
-    off = [i for i in near if i not in cs.frontier][: guess.OFF_CANDIDATES]
-    candidates = sorted(on + off, key=lambda i: (prob[i], rank[i]))[: guess.MAX_CANDIDATES]
     best, best_score = candidates[0], -1.0
     for i in candidates:
         score = weighted.score(i)
