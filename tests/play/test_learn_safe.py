@@ -442,6 +442,9 @@ def test_a_faint_preview_on_an_unopened_cell_is_read_again_not_taken_for_a_0() -
         clock.now += 0.1
         assert reading.problem and edge in reading.low_confidence
         assert reading.board.cells[edge] == UNKNOWN
+        # Said to be a passing look, on that cell alone: the player waits for
+        # it longer when it is a cell it just clicked.
+        assert reading.passing == {edge}
     # The preview goes: the board reads as it is, with no "changed look" stop.
     reading = reader.read(frame)
     assert not reading.problem and reading.board == game.board, reading.problem

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,12 +13,17 @@ from msolver.core.board import UNKNOWN, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
+from msolver.io.mouse import Button
 from msolver.play.loop import Player, PlayStop, Settings, game_state
 from msolver.play.target import NewGame
 from msolver.shell.log import EventLog
+from msolver.vision.image import Image
+from msolver.vision.reading import Reading
 from tests.support.live import SimReader, SimScreen, expert_sim
 
 FAST = Settings(redraw_timeout=0.3, settle=0.0, confirm=0.05, new_game_timeout=1.0)
+# A redraw timeout a late screen outlasts now and then (see the starved-screen tests).
+SLOW = Settings(redraw_timeout=0.6, settle=0.0, confirm=0.05, new_game_timeout=1.0)
 
 
 def make_player(
@@ -323,3 +329,134 @@ def test_the_nothing_to_click_stop_names_the_moves_it_dropped() -> None:
     assert "open row 0, col 0 (read as '1')" in message
     empty = Decision("ok", "", (), False, "guess")
     assert "no move from its guess" in _nothing_to_click(board, empty)
+
+
+def test_a_flag_drawn_late_is_not_clicked_again() -> None:
+    # A browser starved of CPU takes every click at once but draws it seconds
+    # later. A flag click sent again meanwhile would take the flag off (a
+    # toggle): each flag is clicked once, and the game goes on to its end.
+    clock = FakeClock()
+    sim = expert_sim(11)
+    shown: list[tuple[float, Board, Image]] = []
+    draw = sim.draw
+
+    def late_draw() -> Image:
+        # What the screen showed a second ago (drawn once per board).
+        now, board = clock.monotonic(), sim.game.board
+        if not shown or shown[-1][1] != board:
+            shown.append((now, board, draw()))
+        while len(shown) > 1 and shown[1][0] <= now - 1.0:
+            shown.pop(0)
+        return shown[0][2]
+
+    sim.draw = late_draw  # type: ignore[method-assign]
+    # Opens not drawn by the redraw timeout are sent again (harmless: a click
+    # on an opened cell); the first one's effect shows before the second's
+    # timeout ends.
+    player, _ = make_player(sim, SLOW, clock=clock)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert sim.game.status is not Status.PLAYING
+    flags = [(x, y) for x, y, b in sim.clicks if b == "right"]
+    assert flags and len(flags) == len(set(flags))
+
+
+PREVIEW = (123, 45, 67)  # a colour SimReader knows no state by
+
+
+def _previewing(sim: SimScreen, clock: FakeClock, linger: float) -> dict[int, float]:
+    """Make `sim` draw each flagged cell in a passing look (the flag key's
+    preview under the pointer) for `linger` seconds before its flag."""
+    since: dict[int, float] = {}
+    click, draw = sim.on_click, sim.draw
+
+    def on_click(x: int, y: int, button: Button) -> None:
+        i = sim.grid.cell_at(x, y)
+        if i is not None and button == "right":
+            since[i] = clock.monotonic()
+        click(x, y, button)
+
+    def preview_draw() -> Image:
+        img = draw()
+        for i, t in since.items():
+            if clock.monotonic() - t < linger:
+                x, y = sim.grid.centre(i)
+                img[y - 3 : y + 4, x - 3 : x + 4] = PREVIEW
+        return img
+
+    sim.on_click = on_click  # type: ignore[method-assign]
+    sim.draw = preview_draw  # type: ignore[method-assign]
+    return since
+
+
+def test_a_passing_look_on_a_clicked_cell_is_waited_out_on_a_starved_screen() -> None:
+    # A browser short of CPU may show, for seconds, a cell the batch flagged
+    # in a passing look (the flag key's preview under the pointer) before it
+    # draws the flag: the player waits for it (nothing is clicked meanwhile)
+    # rather than giving up after its short window.
+    clock = FakeClock()
+    sim = expert_sim(11)
+    since = _previewing(sim, clock, 1.5)
+    player, _ = make_player(sim, SLOW, clock=clock)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert sim.game.status is not Status.PLAYING and since
+
+
+class _PassingReader(SimReader):
+    """Says which cells show the preview (a passing look) and, as a learning
+    reader does then, leaves other cells of the frame unread too."""
+
+    def read(self, image: Image) -> Reading:
+        reading = super().read(image)
+        if not reading.low_confidence:
+            return reading
+        g = self.grid
+        left, top, _, _ = g.rect()
+        passing = set()
+        for i in reading.low_confidence:
+            x, y = g.centre(i)
+            if tuple(int(v) for v in image[y - top, x - left]) == PREVIEW:
+                passing.add(i)
+        if not passing:
+            return reading
+        low = {*reading.low_confidence, g.cols * g.rows - 1}
+        return replace(
+            reading,
+            low_confidence=tuple(sorted(low)),
+            problem="looking again",
+            passing=frozenset(passing),
+        )
+
+
+def test_a_passing_look_the_reader_names_on_a_clicked_cell_is_waited_out() -> None:
+    clock = FakeClock()
+    sim = expert_sim(11)
+    since = _previewing(sim, clock, 1.5)
+    reader = _PassingReader(sim.grid, sim.game.mines)
+    player, _ = make_player(sim, SLOW, clock=clock, reader=reader)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert sim.game.status is not Status.PLAYING and since
+
+
+def test_a_strange_look_off_the_clicked_cells_still_stops_after_the_short_window() -> None:
+    # The long wait is for the cells the batch clicked only: a look nobody
+    # clicked (a window over the board, a game gone wrong) stops as before.
+    clock = FakeClock()
+    sim = expert_sim(11)
+    draw = sim.draw
+
+    def odd_draw() -> Image:
+        img = draw()
+        if sim.clicks:
+            x, y = sim.grid.centre(sim.grid.cols * sim.grid.rows - 1)
+            img[y - 3 : y + 4, x - 3 : x + 4] = (123, 45, 67)
+        return img
+
+    sim.draw = odd_draw  # type: ignore[method-assign]
+    player, _ = make_player(sim, SLOW, clock=clock)
+    start = clock.monotonic()
+    outcome = player.run()
+    assert outcome.stopped is not None and "low confidence" in outcome.stopped
+    assert clock.monotonic() - start < SLOW.slow_draw

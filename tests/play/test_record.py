@@ -49,9 +49,9 @@ def _setup(seed: int) -> tuple[RenderedScreen, Profile, RecordedCapture]:
     return screen, prof, RecordedCapture(screen.grab, origin=(renderer.left, renderer.top))
 
 
-def _record(folder: Path, seed: int = 5, limit: int = 10**9) -> tuple[int, Profile]:
-    screen, prof, capture = _setup(seed)
-    recorder = Recorder(folder, prof, limit_bytes=limit)
+def _play(
+    screen: RenderedScreen, prof: Profile, capture: RecordedCapture, recorder: Recorder
+) -> Outcome[GameResult]:
     player = Player(
         reader_for(prof),
         capture,
@@ -63,6 +63,13 @@ def _record(folder: Path, seed: int = 5, limit: int = 10**9) -> tuple[int, Profi
     )
     outcome = player.run()
     recorder.close()
+    return outcome
+
+
+def _record(folder: Path, seed: int = 5, limit: int = 10**9) -> tuple[int, Profile]:
+    screen, prof, capture = _setup(seed)
+    recorder = Recorder(folder, prof, limit_bytes=limit)
+    outcome = _play(screen, prof, capture, recorder)
     assert outcome.stopped is None and len(outcome.games) == 1
     return recorder.frames, prof
 
@@ -201,5 +208,25 @@ def test_a_verdict_on_the_end_is_kept_as_judged_and_not_compared(
     lines = _lines(rec)
     assert lines[-1].get("judged") is True
     assert not any(x.get("judged") for x in lines[:-1])
+    assert main(["replay", str(rec)]) == 0
+    assert f"{len(lines)} frames re-read, 0 differ" in capsys.readouterr().out
+
+
+def test_the_frame_play_stops_on_is_kept_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The frame a stop rests on is the one to look at (a passing look or a real
+    # change?): it is kept last, with the reason and no decision, and replays.
+    screen, prof, capture = _setup(5)
+    screen.cover = lambda grab: grab >= 4
+    rec = tmp_path / "rec"
+    outcome = _play(screen, prof, capture, Recorder(rec, prof))
+    assert outcome.stopped is not None and not outcome.user_stop
+    lines = _lines(rec)
+    assert len(lines) >= 2 and not any("stop" in x for x in lines[:-1])
+    last = lines[-1]
+    assert last["stop"] and last["stop"] in outcome.stopped and last["decision"] is None
+    png = read_png(rec / str(last["png"]))
+    assert int(png.max()) == 0  # the black cover, as grabbed
     assert main(["replay", str(rec)]) == 0
     assert f"{len(lines)} frames re-read, 0 differ" in capsys.readouterr().out

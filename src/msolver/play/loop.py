@@ -74,6 +74,12 @@ class Settings:
     flag: str = "right"
     # How long a batch may take to show up on screen (gnome-mines needs ~70 ms).
     redraw_timeout: float = 1.5
+    # How long a starved game (a browser short of CPU) may take to draw a
+    # batch: a flag click is sent again only after this (a second toggle would
+    # take the flag off, see `Player._after_batch`), and a cell the batch
+    # clicked may show a passing look this long (the pointer's hover, a
+    # modifier's preview) before the read is given up (`Player._look`).
+    slow_draw: float = 5.0
     # The frame must hold still this long before it is read (no half-drawn board).
     settle: float = 0.008
     # A read with low-confidence cells is retried this long (a win flash, an
@@ -232,6 +238,8 @@ class Player:
         # Set by `_look` when it had to read again (a frame it could not read
         # cleanly at first): the read it returns then needs a second grab's word.
         self._surprise = False
+        # The last frame `_look` read and its reading (kept in a recording at a stop).
+        self._looked: tuple[Image, Reading] | None = None
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
         try:
             self.flag_click = parse_click(self.settings.flag)
@@ -254,7 +262,11 @@ class Player:
         def play(g: int) -> GameResult:
             if g > 1:
                 self._start_new_game(self.last_board)
-            return self._play_game(g)
+            try:
+                return self._play_game(g)
+            except PlayStop as stop:
+                self._record_stop(g, str(stop))
+                raise
 
         def report(res: GameResult) -> tuple[dict[str, object], str]:
             fields: dict[str, object] = {"seconds": round(res.seconds, 3), "clicks": res.clicks}
@@ -414,6 +426,17 @@ class Player:
             recheck_until = self.clock() + self.settings.confirm
             surprised, agree_left = self._surprise, self.settings.agree_grabs
 
+    def _record_stop(self, game: int, why: str) -> None:
+        """Keep the last frame read, and why play stopped, in the recording: the
+        frame a stop rests on is the one a user (or we) must see to tell a
+        passing look from a real change."""
+        if self.recorder is None or self._looked is None:
+            return
+        image, reading = self._looked
+        self.recorder.frame(
+            game, image, reading.board, reading.low_confidence, None, stop=why or "stopped"
+        )
+
     def _first_click_seen(self, board: Board, index: int) -> None:
         """What the game's first click opened, as evidence on the first-click rule."""
         why = self.rules.seen(board, index)
@@ -557,10 +580,12 @@ class Player:
         sent: the last batch (what it opened, and whether it guessed).
         """
         opened = _opens(sent or [])
-        deadline = self.clock() + self.settings.confirm
+        clicked = {c.index for c in sent or []}
+        start = self.clock()
         while True:
             self._check_stop()
             reading = self.reader.read(image)
+            self._looked = (image, reading)
             if known is not None:
                 won = _won_under_cover(reading, known, opened)
                 if won is not None:
@@ -573,7 +598,19 @@ class Player:
             open_zero = self._open_zero(reading.board)
             if not reading.low_confidence and open_zero is None:
                 return image, reading
-            if self.clock() > deadline:
+            # Unread cells that are all cells the batch clicked, or a passing
+            # look (the reader says so) only on such cells: the game is still
+            # drawing our clicks (the pointer over a cell shows a hover or a
+            # modifier's preview until then), which a starved game may take
+            # seconds to finish. Anything else gets the short window. (A 0
+            # beside such a cell reads as a 0 beside an unopened cell; a
+            # reader that finds a passing look leaves the frame unread.)
+            low = set(reading.low_confidence)
+            ours = (low <= clicked and (bool(low) or open_zero in clicked)) or (
+                bool(reading.passing) and reading.passing <= clicked
+            )
+            patience = self.settings.slow_draw if ours else self.settings.confirm
+            if self.clock() > start + max(patience, self.settings.confirm):
                 if known is not None and sent:
                     ended = self._ended_under_cover(reading, known, sent)
                     if ended is not None:
@@ -889,15 +926,25 @@ class Player:
     def _after_batch(
         self, before: Image, board: Board, clicks: list[Click], game: _Game | None = None
     ) -> tuple[Image, Reading]:
-        """The first settled read showing every click's effect, or the last by the timeout."""
-        deadline = self.clock() + self.settings.redraw_timeout
+        """The first settled read showing every click's effect, or the last by the timeout.
+
+        A click that shows no effect is sent again on the next frame (a click
+        the game missed). A flag click toggles, though: sent again while the
+        first is still on its way (a browser starved of CPU draws nothing for
+        seconds, then both), it takes the flag off again, or shows a '?' in
+        games that cycle. So a batch with a flag not yet shown is waited for
+        longer (`slow_draw`) before anything is sent again.
+        """
+        start = self.clock()
         image = self._wait_change(before, self.settings.redraw_timeout)
         while True:
             image, reading = self._look(image, board, clicks, game)
             pending = _pending(reading.board, clicks)
             if not pending or game_state(reading.board) is not None:
                 return image, reading
-            left = deadline - self.clock()
+            flag_due = any(c.kind == "right" for c in pending)
+            wait = self.settings.slow_draw if flag_due else self.settings.redraw_timeout
+            left = start + max(wait, self.settings.redraw_timeout) - self.clock()
             if left <= 0:
                 return image, reading
             image = self._wait_change(image, left)

@@ -7,7 +7,8 @@ A recording is a folder:
   (flat tiles compress about 20x);
 - `frames.jsonl`: a line per frame: game, frame, png, the board read (text
   form), the low-confidence cells, the decision (status, tier, certain,
-  moves) and the clicks sent on it with their reasons.
+  moves) and the clicks sent on it with their reasons; when play stops, the
+  last frame read, with no decision and the reason (`stop`).
 
 Bounded: once the PNGs reach `limit_bytes` (200 MB by default) frames stop
 being kept and a line says so; the reads and decisions go on being logged.
@@ -103,10 +104,12 @@ class Recorder:
         reasons: Sequence[str] = (),
         *,
         judged: bool = False,
+        stop: str = "",
     ) -> None:
         """Keep one frame. `judged`: its board is the player's verdict on the
         game's end (under a cover, or from cells the game drew as it ended),
-        not what the reader read from the image."""
+        not what the reader read from the image. `stop`: why play stopped on
+        this frame (the last one read)."""
         if self._fh is None:
             return
         self.frames += 1
@@ -123,6 +126,8 @@ class Recorder:
         line["board"] = board.to_text()
         if judged:
             line["judged"] = True
+        if stop:
+            line["stop"] = stop
         line["mines"] = board.mines
         line["low_confidence"] = [list(divmod(i, w)) for i in low_confidence]
         line["decision"] = None if decision is None else _decision_json(board, decision)

@@ -37,6 +37,7 @@ What keeps it from learning nonsense, or acting on it:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -623,7 +624,10 @@ class LearningReader:
                 look_of.pop(i, None)
                 states[i] = None
             return self._unread(
-                states, new + halfway, "cells nearer their blank look than any tile: looking again"
+                states,
+                new + halfway,
+                "cells nearer their blank look than any tile: looking again",
+                passing=halfway,
             )
         if len(ask) == n and bool(still.all()):
             # Every cell shows its blank look: a fresh board (a new game).
@@ -965,12 +969,14 @@ class LearningReader:
             self._guessed = frozenset()
         self._last = keys
 
-    def _unread(self, states: list[int | None], low: list[int], why: str) -> Reading:
+    def _unread(
+        self, states: list[int | None], low: list[int], why: str, passing: Sequence[int] = ()
+    ) -> Reading:
         cells = tuple(UNKNOWN if s is None else s for s in states)
         board = Board(self.profile.cols, self.profile.rows, self.profile.mines, cells)
         # Cells of looks not named yet are as unread as the new ones.
         unread = set(low) | {i for i, s in enumerate(states) if s is None}
-        return Reading(board, tuple(sorted(unread)), why)
+        return Reading(board, tuple(sorted(unread)), why, passing=frozenset(passing))
 
     def _add_looks(
         self, image: Image, new: list[int], contents: dict[int, Content], look_of: dict[int, int]

@@ -32,6 +32,10 @@ class Reading:
     # no finished board has proven yet: a mine that went off may be drawn in
     # a look that a number explains just as well.
     unproven: frozenset[int] = frozenset()
+    # Cells caught in a look that passes (nearer their blank look than any
+    # tile: a hover, a flag key's preview, a cell half drawn); the frame is
+    # unread, and waiting is the cure.
+    passing: frozenset[int] = frozenset()
 
 
 class Reader(Protocol):
