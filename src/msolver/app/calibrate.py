@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from msolver.app.errors import fail as _fail_to
+from msolver.core.game import FIRST_CLICK_RULES
 
 
 def register(sub: Any) -> None:
@@ -38,7 +39,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--first-click",
         default=None,
-        choices=("safe", "opening", "xp", "none"),
+        choices=FIRST_CLICK_RULES,
         help="the game's first-click rule: safe (the clicked cell), opening (a zero "
         "opens), xp (a mine under it moves to the top-left corner, as Windows XP did), "
         "none (mines laid before the first click); default: the built-in theme's, else safe",

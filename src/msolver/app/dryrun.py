@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from msolver.app.errors import fail as _fail_to
+from msolver.core.game import FIRST_CLICK_RULES
 
 
 def register(sub: Any) -> None:
@@ -20,7 +21,7 @@ def register(sub: Any) -> None:
     )
     d.add_argument("--profile", required=True, help="profile name (built-in: sgt-mines, ...)")
     d.add_argument("--level", default="expert", help="beginner|intermediate|expert")
-    d.add_argument("--first-click", default="opening", choices=("safe", "opening", "xp", "none"))
+    d.add_argument("--first-click", default="opening", choices=FIRST_CLICK_RULES)
     d.add_argument("--games", type=int, default=100)
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--noise", type=float, default=0.0, help="Gaussian pixel noise sigma (0-255)")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from msolver.core.game import FIRST_CLICK_RULES
 from msolver.io.capture import Capture, CaptureError, Region, ScreenScale
 from msolver.play.target import NewGame
 from msolver.vision.image import Image
@@ -256,7 +257,7 @@ def _ask_first_click(prof: Profile, ask: Ask) -> str:
     ).strip().lower()
     if not answer:
         return default
-    if answer not in ("safe", "opening", "xp", "none"):
+    if answer not in FIRST_CLICK_RULES:
         raise ValueError(f"first-click rule {answer!r}: expected safe, opening, xp or none")
     return answer
 

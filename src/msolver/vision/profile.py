@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from msolver.core import game
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG
 from msolver.files import atomic_open
 from msolver.vision.geometry import Grid, GridError, line_of
@@ -97,7 +98,7 @@ BLANK_K = 8
 BUILTIN_NAMES: tuple[str, ...] = ("sgt-mines", "gnome-mines", "xdemineur")
 
 CHORD_BUTTONS: tuple[str, ...] = ("middle", "left", "none")
-FIRST_CLICK_RULES: tuple[str, ...] = ("safe", "opening", "xp", "none")
+FIRST_CLICK_RULES: tuple[str, ...] = game.FIRST_CLICK_RULES
 # The clicks that can flag a cell (mouse.parse_click reads them).
 FLAG_ACTIONS: tuple[str, ...] = ("right", "ctrl+left", "alt+left", "shift+left")
 # What each built-in game does on its first click: sgt-mines always opens a
