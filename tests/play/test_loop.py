@@ -17,6 +17,7 @@ from msolver.io.mouse import Button
 from msolver.play.loop import Player, PlayStop, Settings, game_state
 from msolver.play.target import NewGame
 from msolver.shell.log import EventLog
+from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.reading import Reading
 from tests.support.live import SimReader, SimScreen, expert_sim
@@ -331,12 +332,18 @@ def test_the_nothing_to_click_stop_names_the_moves_it_dropped() -> None:
     assert "no move from its guess" in _nothing_to_click(board, empty)
 
 
+def _intermediate_sim(seed: int) -> SimScreen:
+    """A 16x16 game of 40 mines (quicker than expert where waits repeat)."""
+    grid = Grid(origin=(40.0, 60.0), pitch=(20.0, 20.0), rows=16, cols=16)
+    return SimScreen(game=Game(16, 16, 40, seed=seed, first_click="opening"), grid=grid)
+
+
 def test_a_flag_drawn_late_is_not_clicked_again() -> None:
     # A browser starved of CPU takes every click at once but draws it seconds
     # later. A flag click sent again meanwhile would take the flag off (a
     # toggle): each flag is clicked once, and the game goes on to its end.
     clock = FakeClock()
-    sim = expert_sim(11)
+    sim = _intermediate_sim(11)
     shown: list[tuple[float, Board, Image]] = []
     draw = sim.draw
 
@@ -395,7 +402,7 @@ def test_a_passing_look_on_a_clicked_cell_is_waited_out_on_a_starved_screen() ->
     # draws the flag: the player waits for it (nothing is clicked meanwhile)
     # rather than giving up after its short window.
     clock = FakeClock()
-    sim = expert_sim(11)
+    sim = _intermediate_sim(11)
     since = _previewing(sim, clock, 1.5)
     player, _ = make_player(sim, SLOW, clock=clock)
     outcome = player.run()
@@ -431,7 +438,7 @@ class _PassingReader(SimReader):
 
 def test_a_passing_look_the_reader_names_on_a_clicked_cell_is_waited_out() -> None:
     clock = FakeClock()
-    sim = expert_sim(11)
+    sim = _intermediate_sim(11)
     since = _previewing(sim, clock, 1.5)
     reader = _PassingReader(sim.grid, sim.game.mines)
     player, _ = make_player(sim, SLOW, clock=clock, reader=reader)
