@@ -362,7 +362,12 @@ class Player:
                     reading, game.covered = lost, True
                     continue
             first = game.first_index
-            if first is not None and not game.covered and board.cells[first] != UNKNOWN:
+            if (
+                first is not None
+                and not game.covered
+                and board.cells[first] != UNKNOWN
+                and not _doubted(reading, first)
+            ):
                 self._first_click_seen(board, first)
                 if board.cells[first] == EXPLODED:
                     # Lost on the profile's word that the first click is
@@ -1184,6 +1189,13 @@ def _board_hidden(reading: Reading) -> bool:
     return bool(reading.problem) or len(reading.low_confidence) >= min(
         _COVER_MIN, reading.board.size
     )
+
+
+def _doubted(reading: Reading, i: int) -> bool:
+    """Whether cell i is read through a look not proven: unread, one of several
+    numbers (a new look; a starved game's lit cell under the pointer looked
+    like one), or named by the rules only. Evidence is taken from no such cell."""
+    return i in reading.low_confidence or i in reading.unsure or i in reading.unproven
 
 
 def _pending(board: Board, clicks: list[Click]) -> list[Click]:
