@@ -909,13 +909,14 @@ class Player:
                 return i
         return None
 
-    def _wait_change(self, before: Image, timeout: float) -> Image:
-        """Grab until the frame differs from `before`, then until it holds still."""
+    def _wait_change(self, before: Image, timeout: float, poll: float = 0.001) -> Image:
+        """Grab until the frame differs from `before`, then until it holds still.
+        `poll`: the time between grabs while nothing changes."""
         deadline = self.clock() + timeout
         image = self._grab()
         while np.array_equal(image, before) and self.clock() < deadline:
             self._check_stop()
-            self.sleep(0.001)
+            self.sleep(poll)
             image = self._grab()
         settle_end = self.clock() + self.settings.settle
         while self.clock() < deadline:
@@ -949,10 +950,17 @@ class Player:
                 return image, reading
             flag_due = any(c.kind == "right" for c in pending)
             wait = self.settings.slow_draw if flag_due else self.settings.redraw_timeout
-            left = start + max(wait, self.settings.redraw_timeout) - self.clock()
+            now = self.clock()
+            left = start + max(wait, self.settings.redraw_timeout) - now
             if left <= 0:
                 return image, reading
-            image = self._wait_change(image, left)
+            # Past the redraw window the game is slow, not redrawing: grab
+            # less often (a grab costs a few ms of CPU).
+            quick = start + self.settings.redraw_timeout - now
+            if quick > 0:
+                image = self._wait_change(image, min(left, quick))
+            else:
+                image = self._wait_change(image, left, poll=0.02)
 
     def _check_continuity(
         self, prev: Board, board: Board, skip: frozenset[int] = frozenset()
