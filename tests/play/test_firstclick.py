@@ -191,3 +191,35 @@ def test_the_rule_is_not_changed_by_a_first_cell_read_through_a_look_not_proven(
     assert reader.lit == 1
     assert not any("first-click rule" in m for m in said), said
     assert player.first_click_found is None
+
+
+class _UnprovenMine(SimReader):
+    """Reads the mine that went off as it is, but through a look not proven."""
+
+    def read(self, image: Image) -> Reading:
+        reading = super().read(image)
+        shown = frozenset(i for i, s in enumerate(reading.board.cells) if s == EXPLODED)
+        return replace(reading, unproven=reading.unproven | shown)
+
+
+def test_a_first_click_lost_on_the_profiles_word_is_no_certain_loss_through_any_look(
+    tmp_path: Path,
+) -> None:
+    # The profile says the first click is safe; the game (first click "none")
+    # has a mine in every corner, where that first click goes. The loss rests on
+    # the profile's word whatever the reader thinks of the mine's look: not a
+    # move the solver called certain.
+    corners = frozenset({0, 29, 15 * 30, 16 * 30 - 1})
+    rest = [i for i in range(16 * 30) if i not in corners]
+    layout = corners | frozenset(random.Random(5).sample(rest, 99 - len(corners)))
+    sim = expert_sim(0, first_click="none")
+    sim.game = Game(30, 16, 99, first_click="none", layout=layout)
+    settings = Settings(
+        redraw_timeout=0.3, settle=0.0, confirm=0.05, new_game_timeout=1.0, first_click="safe"
+    )
+    reader = _UnprovenMine(sim.grid, sim.game.mines)
+    player, said = make_player(sim, settings, reader=reader, log=EventLog(tmp_path / "log.jsonl"))
+    outcome = player.run()
+    assert [g.result for g in outcome.games] == ["lost"], outcome.stopped
+    assert sim.game.exploded in corners
+    assert not any("called certain" in m for m in said), said

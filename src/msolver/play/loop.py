@@ -362,18 +362,15 @@ class Player:
                     reading, game.covered = lost, True
                     continue
             first = game.first_index
-            if (
-                first is not None
-                and not game.covered
-                and board.cells[first] != UNKNOWN
-                and not _doubted(reading, first)
-            ):
-                self._first_click_seen(board, first)
+            if first is not None and not game.covered and board.cells[first] != UNKNOWN:
                 if board.cells[first] == EXPLODED:
                     # Lost on the profile's word that the first click is
-                    # safe, not on a read or the solver: said above.
+                    # safe, not on a read or the solver, however sure the
+                    # mine's look (said above).
                     game.last_guess_p = None
-                game.first_index = None
+                if not _doubted(reading, first):
+                    self._first_click_seen(board, first)
+                    game.first_index = None
             over = game_state(board)
             if over is not None:
                 if game.first_click_at is None and prev is None:
