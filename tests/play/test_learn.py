@@ -9,6 +9,7 @@ import pytest
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board
 from msolver.core.clock import FakeClock
 from msolver.core.game import Game, Status
+from msolver.core.solver.probability import analyse
 from msolver.io.hotkeys import FakeHotkeys
 from msolver.play.loop import Player, Settings
 from msolver.vision.geometry import Grid
@@ -108,8 +109,45 @@ def test_decide_among_keeps_only_moves_sure_on_every_board() -> None:
     assert {m.index for m in alone.moves if m.kind == "flag"} == {3, 6, 7, 11}
     both = decide_among([one, two])
     assert not both.certain and len(both.moves) == 1
+    # Every cell is mined on one of the boards: the guess is sent as certain
+    # death on the worse board, the mean over the layouts (0.25) breaking the tie.
     assert both.moves[0].index == 6
-    assert both.moves[0].p_mine == pytest.approx(0.25)
+    assert both.moves[0].p_mine == 1.0
+
+
+def _rows(text: str) -> str:
+    return "\n".join(text.split())
+
+
+# A live board of sgt-mines with all its digits in one colour (2026-11-26): the
+# reader could not yet tell its 1, 2 and 3 apart, and these are three of the
+# eight boards it allowed: 25,935, 4,403 and 1 mine layouts. (2, 6) is a mine
+# on the last, as it was on the screen: weighed by layouts, it was guessed,
+# and the game was lost there.
+_MONO = [
+    _rows(t)
+    for t in (
+        "000001... 000001... 000011... 00001F2.. 011111... 01F.111.. 01....... 01....... 01.......",
+        "000001... 000001... 000012... 00001F3.. 011111... 01F.112.. 02....... 01....... 01.......",
+        "000001... 000002... 000013... 00001F4.. 012222... 02F.123.. 03....... 02....... 01.......",
+    )
+]
+
+
+def test_decide_among_never_rests_a_guess_on_how_many_layouts_a_reading_leaves() -> None:
+    boards = [Board.parse(t, mines=10) for t in _MONO]
+    chances = [analyse(b) for b in boards]
+    decision = decide_among(boards)
+    assert not decision.certain and len(decision.moves) == 1
+    guess = decision.moves[0]
+    # Weighed by layouts, (2, 6) is 0.003% mine; on the true board it is one.
+    assert max(a.prob[2 * 9 + 6] or 0.0 for a in chances) == 1.0
+    assert guess.index != 2 * 9 + 6
+    worst = max(a.prob[guess.index] or 0.0 for a in chances)
+    assert guess.p_mine == worst < 0.2
+    # and no other cell is as safe on the board least kind to it
+    unknown = [i for i, s in enumerate(boards[0].cells) if s == UNKNOWN]
+    assert all(max(a.prob[i] or 0.0 for a in chances) >= worst for i in unknown)
 
 
 @pytest.mark.parametrize("seed", [3, 7])  # lost, won

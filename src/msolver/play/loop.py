@@ -496,7 +496,7 @@ class Player:
     def _decide(self, reading: Reading) -> Decision:
         if len(reading.alternatives) > 1:
             # The reader is unsure of a tile: act only on what holds for every
-            # board it could be (a guess is weighted over all of them).
+            # board it could be (a guess by its chance on the worst of them).
             return decide_among(reading.alternatives)
         # The solver verifies every frame with the exact count and batches
         # all it proves (about 21 instead of 48 frames an expert game).

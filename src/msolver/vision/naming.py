@@ -257,10 +257,16 @@ def _name_loss(
 def decide_among(boards: Sequence[Board]) -> Decision:
     """The moves for a board known only up to `boards` (each one may be the true one).
 
-    Each board's layouts are counted exactly; a layout of any board is as
-    likely as a layout of another, so a cell's mine probability is the
-    layout-weighted mean over the boards. Cells safe (or mined) in every
-    board are certain moves; otherwise the one guess is the safest cell.
+    Cells safe (or mined) in every board are certain moves. Otherwise the one
+    guess is the cell whose mine chance is lowest on the board least kind to
+    it, and that worst chance is the risk it is sent with. Weighing the boards
+    by their layouts would price each reading of the unsure look by how many
+    mine layouts it leaves, not by how likely the screen is to show it: a
+    look unlike every number seen (a 3 in a theme with all digits in one
+    colour, taken for a 2 drawn again) can leave the true board a sliver of
+    the layouts, and a cell it mines then looks 0.07% risky (measured: such a
+    guess lost a game). No guess rests on that weighting; the mean over the
+    boards only breaks ties.
     """
     analyses = [a for a in (analyse(b) for b in boards) if a.status == "ok" and a.layouts > 0]
     if not analyses:
@@ -270,17 +276,16 @@ def decide_among(boards: Sequence[Board]) -> Decision:
     unknown = [i for i, s in enumerate(first.cells) if s == UNKNOWN]
     if not unknown:
         return Decision("done", "no unknown cells left", (), True)
-    prob: dict[int, float] = {}
+    worst: dict[int, float] = {}
+    mean: dict[int, float] = {}
     for i in unknown:
-        p = 0.0
-        for a in analyses:
-            q = a.prob[i]
-            p += (a.layouts / total) * (1.0 if q is None else q)
-        prob[i] = p
+        chances = [1.0 if (q := a.prob[i]) is None else q for a in analyses]
+        worst[i] = max(chances)
+        mean[i] = sum(a.layouts * c for a, c in zip(analyses, chances, strict=True)) / total
     safe = sorted(set.intersection(*(set(a.safe) for a in analyses)))
     mines = sorted(set.intersection(*(set(a.mines) for a in analyses)))
     if safe or mines:
         moves = [Move("open", i, 0.0) for i in safe] + [Move("flag", i, 1.0) for i in mines]
         return Decision("ok", "", tuple(moves), True, "alternatives")
-    i = min(unknown, key=lambda j: (prob[j], j))
-    return Decision("ok", "", (Move("open", i, prob[i]),), False, "alternatives")
+    i = min(unknown, key=lambda j: (worst[j], mean[j], j))
+    return Decision("ok", "", (Move("open", i, worst[i]),), False, "alternatives")
