@@ -133,10 +133,10 @@ class _Opened(NamedTuple):
     reading: Reading
 
 
-def _read_an_opening(seed: int) -> _Opened:
+def _read_an_opening(seed: int, theme: Theme | None = None) -> _Opened:
     """A random theme's blank board read, one click's opening shown and read
     twice a second apart (the first read waits for the frame to hold still)."""
-    screen = themed_sim(seed, Theme.random(seed))
+    screen = themed_sim(seed, theme or Theme.random(seed))
     clock = FakeClock(0.0)
     reader = LearningReader(blank_profile(screen), clock=clock)
     reader.read(grab(screen))
@@ -180,7 +180,12 @@ def test_a_change_where_we_did_not_click_is_unread_and_never_named() -> None:
 def test_a_ripple_on_an_opened_cell_is_read_again_not_learned() -> None:
     o = _read_an_opening(7)
     screen, clock, reader, game, frame, reading = (
-        o.screen, o.clock, o.reader, o.game, o.frame, o.reading
+        o.screen,
+        o.clock,
+        o.reader,
+        o.game,
+        o.frame,
+        o.reading,
     )
     assert reading.board == game.board
     looks = len(reader.looks)
@@ -554,3 +559,42 @@ def test_a_guessed_cell_drawn_in_the_flag_look_is_the_mine_that_went_off() -> No
     reading = o.reader.read(grab(showing(o.screen, cells)))
     assert reading.board.cells[mine] == EXPLODED
     assert reading.board.outcome() == "lost"
+
+
+@pytest.mark.parametrize("last_guessed", [False, True])
+def test_a_won_game_that_flags_the_mines_left_reads_won(last_guessed: bool) -> None:
+    # sgt-mines flags every mine left when the last safe cell opens: flags
+    # appear where we never clicked, on a board with no unopened cell left
+    # and as many flags as mines. That is the game's own win, not a change
+    # nobody explains, and (after a guess) not mines shown by a loss.
+    # (Flat tiles: every flag drawn alike, as sgt-mines draws them.)
+    flat = replace(Theme.random(13), texture=0, edge_shade=0, vignette=0.0)
+    o = _read_an_opening(13, flat)
+    assert not o.reading.low_confidence, o.reading.problem
+    cells = list(o.game.board.cells)
+    mines = [i for i in range(len(cells)) if o.game.is_mine(i)]
+    ours = mines[0]
+    cells[ours] = FLAG
+    o.reader.sent(frozenset({ours}), frozenset(), frozenset())
+    frame = grab(showing(o.screen, cells))
+    o.reader.read(frame)
+    o.clock.now += 1.0
+    assert o.reader.read(frame).board.cells[ours] == FLAG
+    # The last batch opens every safe cell left (one of them on a guess).
+    safe_left = frozenset(
+        i for i in range(len(cells)) if cells[i] == UNKNOWN and not o.game.is_mine(i)
+    )
+    truth = Game(30, 16, 99, layout=frozenset(mines))
+    for i in range(len(cells)):
+        if not truth.is_mine(i):
+            truth.open(i)
+    won = [FLAG if s == UNKNOWN else s for s in truth.board.cells]
+    guessed = frozenset({min(safe_left)}) if last_guessed else frozenset()
+    o.reader.sent(frozenset(), guessed, safe_left)
+    frame = grab(showing(o.screen, won))
+    reading = o.reader.read(frame)
+    o.clock.now += 1.0
+    reading = o.reader.read(frame)
+    assert not reading.low_confidence, reading.problem
+    assert reading.board.outcome() == "won"
+    assert all(reading.board.cells[i] == FLAG for i in mines)

@@ -606,7 +606,11 @@ class LearningReader:
                 look_of[i] = b
                 states[i] = self.looks[b].state
                 matched.append((k, b))
-        if self._guessed:
+        # No cell left unopened, and as many flags as mines: a won game. Some
+        # games flag the mines left as they end won (sgt-mines), where we never
+        # clicked; a loss always leaves a safe cell unopened.
+        won = UNKNOWN not in states and states.count(FLAG) == p.mines
+        if self._guessed and not won:
             # A loss shows its mines, and a game may draw one through a look
             # like the flag's (gnome-mines: the mine on the unopened face, the
             # face darkening after): a flag look where we placed no flag, after
@@ -670,6 +674,8 @@ class LearningReader:
         if appeared and self._last is not None:
             reach = self._reach(keys, contents)
             outside = [i for i in appeared if i not in reach]
+        if won and all(states[i] == FLAG for i in outside):
+            outside = []  # the game's own flags on its win
         if outside and not any(self._maybe_mine(i, keys, contents) for i in self._guessed):
             row, col = divmod(outside[0], p.cols)
             return self._unread(
