@@ -536,6 +536,16 @@ def test_a_pressed_cell_drawn_as_a_0_then_opened_as_a_number_is_no_changed_look(
     assert reader.read(grab(showing(screen, moved))).problem == "opened cells changed their look"
 
 
+def _flag_ours(o: _Opened, cells: list[int], i: int) -> None:
+    """Right-click cell i on screen; the reader names the flag's look from the rules."""
+    cells[i] = FLAG
+    o.reader.sent(frozenset({i}), frozenset(), frozenset())
+    frame = grab(showing(o.screen, cells))
+    o.reader.read(frame)
+    o.clock.now += 1.0
+    assert o.reader.read(frame).board.cells[i] == FLAG
+
+
 def test_a_guessed_cell_drawn_in_the_flag_look_is_the_mine_that_went_off() -> None:
     # gnome-mines draws the mine a guess hit on the unopened face first, which
     # matches the flag's look; a flag there was never ours, so it is a loss.
@@ -547,12 +557,7 @@ def test_a_guessed_cell_drawn_in_the_flag_look_is_the_mine_that_went_off() -> No
         i for i in range(len(cells)) if cells[i] == UNKNOWN and o.game.is_mine(i) and i != mine
     )
     # Our flag, named from the rules first.
-    cells[flag] = FLAG
-    o.reader.sent(frozenset({flag}), frozenset(), frozenset())
-    frame = grab(showing(o.screen, cells))
-    o.reader.read(frame)
-    o.clock.now += 1.0
-    assert o.reader.read(frame).board.cells[flag] == FLAG
+    _flag_ours(o, cells, flag)
     # The guess on a mine, drawn as the flag is drawn.
     o.reader.sent(frozenset(), frozenset({mine}), frozenset({mine}))
     cells[mine] = FLAG
@@ -573,13 +578,7 @@ def test_a_won_game_that_flags_the_mines_left_reads_won(last_guessed: bool) -> N
     assert not o.reading.low_confidence, o.reading.problem
     cells = list(o.game.board.cells)
     mines = [i for i in range(len(cells)) if o.game.is_mine(i)]
-    ours = mines[0]
-    cells[ours] = FLAG
-    o.reader.sent(frozenset({ours}), frozenset(), frozenset())
-    frame = grab(showing(o.screen, cells))
-    o.reader.read(frame)
-    o.clock.now += 1.0
-    assert o.reader.read(frame).board.cells[ours] == FLAG
+    _flag_ours(o, cells, mines[0])
     # The last batch opens every safe cell left (one of them on a guess).
     safe_left = frozenset(
         i for i in range(len(cells)) if cells[i] == UNKNOWN and not o.game.is_mine(i)
