@@ -157,6 +157,15 @@ def test_guess_says_its_risk_candidates_and_next_safety() -> None:
     )
 
 
+def test_a_guess_among_readings_of_an_unsure_tile_says_so() -> None:
+    # (vision.naming.decide_among's decision: the board is one of several)
+    board = board_of("*ooo*\nooooo\no*.oo\nooooo\n*ooo*")
+    d = Decision("ok", "", (Move("open", 0, 0.5),), False, "alternatives")
+    assert explain(board, d) == (
+        "guess: 50% mine on the worst of the boards a tile not named yet allows"
+    )
+
+
 def test_first_click_and_finished_and_inconsistent() -> None:
     d = Solver("safe").decide(Board.blank(9, 9, 10))
     assert explain(Board.blank(9, 9, 10), d) == "first click: safe by the game's first-click rule"

@@ -128,6 +128,13 @@ class Explainer:
             return f"first click: {percent(move.p_mine)} mine, nothing is open yet"
         if d.certain:
             return self._certain(move)
+        if d.tier == "alternatives":
+            # A guess over the boards a tile the reader cannot name yet allows:
+            # the board at hand is only one of them, so nothing on it says why.
+            return (
+                f"guess: {percent(move.p_mine)} mine on the worst of the boards "
+                "a tile not named yet allows"
+            )
         if d.tier == "endgame":
             return self._endgame(move)
         return self._guess(move)
