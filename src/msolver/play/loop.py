@@ -240,6 +240,9 @@ class Player:
         self._surprise = False
         # The last frame `_look` read and its reading (kept in a recording at a stop).
         self._looked: tuple[Image, Reading] | None = None
+        # Cells of the board before the last batch read through a look not
+        # named then (one of several numbers): none of it is taken as seen.
+        self._doubt: frozenset[int] = frozenset()
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
         try:
             self.flag_click = parse_click(self.settings.flag)
@@ -289,6 +292,7 @@ class Player:
         image, reading = self._look(self._grab())
         prev: Board | None = None
         prev_unsure: frozenset[int] = frozenset()
+        self._doubt = frozenset()
         sent: list[Click] = []
         recheck_until = self.clock() + self.settings.confirm
         surprised = self._surprise
@@ -423,6 +427,7 @@ class Player:
             self._send(game, board, clicks, why)
             sent = clicks
             prev, prev_unsure = board, reading.unsure
+            self._doubt = reading.unsure
             self._surprise = False
             image, reading = self._after_batch(image, board, clicks, game)
             recheck_until = self.clock() + self.settings.confirm
@@ -589,7 +594,7 @@ class Player:
             reading = self.reader.read(image)
             self._looked = (image, reading)
             if known is not None:
-                won = _won_under_cover(reading, known, opened)
+                won = _won_under_cover(reading, known, opened, doubt=self._doubt)
                 if won is not None:
                     self.say(
                         "a window covers part of the won board; its opened cells were read before"
@@ -652,8 +657,10 @@ class Player:
         """
         if known is None or not sent:
             return None
-        box = _cover_box(reading, known)
-        if len(box) < min(_COVER_MIN, known.size) or not _hides_fixed_cells(reading, known, box):
+        box = _cover_box(reading, known, self._doubt)
+        if len(box) < min(_COVER_MIN, known.size) or not _hides_fixed_cells(
+            reading, known, box, self._doubt
+        ):
             # Only unopened cells changed: the game drew in them (its mines, in
             # a look not learned yet), nothing lies over the board.
             return self._ended_by_reveal(reading, known, sent)
@@ -663,7 +670,9 @@ class Player:
         whole = Reading(reading.board, tuple(range(known.size)))
         won = None
         if not mines_shown:
-            won = _won_under_cover(reading, known, opened) or _won_under_cover(whole, known, opened)
+            won = _won_under_cover(reading, known, opened, doubt=self._doubt) or _won_under_cover(
+                whole, known, opened, doubt=self._doubt
+            )
         if won is not None:
             self.say("a window covers the board as the game ends: every safe cell is open, won")
             return won
@@ -752,7 +761,7 @@ class Player:
         board = reading.board
         unsure = set(reading.low_confidence)
         if not any(i in unsure or board.cells[i] < 0 for i in guessed):
-            won = _won_under_cover(reading, known, opened, need_cover=False)
+            won = _won_under_cover(reading, known, opened, need_cover=False, doubt=self._doubt)
             if won is not None:
                 self.say("the game drew its mines as the last safe cells opened: won")
                 return won
@@ -1113,9 +1122,11 @@ _STRIP_MIN_CHANGE = 12
 _COVER_MIN = 9
 
 
-def _cover_box(reading: Reading, known: Board) -> set[int]:
+def _cover_box(reading: Reading, known: Board, doubt: frozenset[int] = frozenset()) -> set[int]:
     """The cells inside the box of what cannot be the board any more: unsure cells,
-    and opened cells or flags that read otherwise now (a dialog is a rectangle)."""
+    and opened cells or flags that read otherwise now (a dialog is a rectangle).
+    `doubt`: cells of `known` read through a look not named then (one of several
+    numbers): reading otherwise now is their name found, not a cover."""
     if sum(1 for s in reading.board.cells if s >= 0) > known.size - known.mines:
         # More cells read open than the board has safe cells: none of it is the board.
         return set(range(known.size))
@@ -1123,7 +1134,7 @@ def _cover_box(reading: Reading, known: Board) -> set[int]:
     covered |= {
         i
         for i, (a, b) in enumerate(zip(known.cells, reading.board.cells, strict=True))
-        if (a >= 0 or a == FLAG) and b != a
+        if (a >= 0 or a == FLAG) and b != a and i not in doubt
     }
     if not covered:
         return set()
@@ -1135,21 +1146,30 @@ def _cover_box(reading: Reading, known: Board) -> set[int]:
     }
 
 
-def _hides_fixed_cells(reading: Reading, known: Board, box: set[int]) -> bool:
+def _hides_fixed_cells(
+    reading: Reading, known: Board, box: set[int], doubt: frozenset[int] = frozenset()
+) -> bool:
     """Whether `box` holds an opened cell or a flag that reads otherwise now.
 
     Those never change in a game, so something is drawn over them: a cover.
+    (A cell of `doubt` was never read surely: see `_cover_box`.)
     """
     unsure = set(reading.low_confidence)
     return any(
         (known.cells[i] >= 0 or known.cells[i] == FLAG)
+        and i not in doubt
         and (i in unsure or reading.board.cells[i] != known.cells[i])
         for i in box
     )
 
 
 def _won_under_cover(
-    reading: Reading, known: Board, opened: frozenset[int], *, need_cover: bool = True
+    reading: Reading,
+    known: Board,
+    opened: frozenset[int],
+    *,
+    need_cover: bool = True,
+    doubt: frozenset[int] = frozenset(),
 ) -> Reading | None:
     """The reading completed from `known` where it is unsure, if that shows a won game.
 
@@ -1157,12 +1177,16 @@ def _won_under_cover(
     stays unopened unless the last batch clicked it open. That click may have
     been a guess (games often end on one): had it hit a mine, the game would
     show its mines instead of a dialog, and any mine in sight refuses the win.
+    Nothing is taken from a cell of `doubt` (read in `known` through a look
+    not named then): a win completed from it would rest on an unproven look.
     """
     cells = list(reading.board.cells)
     # What a dialog drawn over the board shows there is not the board, even
     # where it happens to look like a cell.
-    covered = _cover_box(reading, known)
-    if not covered or (need_cover and not _hides_fixed_cells(reading, known, covered)):
+    covered = _cover_box(reading, known, doubt)
+    if covered & doubt:
+        return None
+    if not covered or (need_cover and not _hides_fixed_cells(reading, known, covered, doubt)):
         # Only unopened cells look new: no window over the board but the game
         # drawing in its cells (its mines, in a look not learned yet), which
         # may as well be a loss; need_cover=False when that was ruled out.
