@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -475,10 +474,8 @@ class _UnsureOfOne(SimReader):
     lesser first) while the game goes on; a finished board names it (a new
     look the rules name once the game's end leaves one reading)."""
 
-    def __init__(self, cell: int, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.cell = cell
-        self.unsure_reads = 0
+    cell = -1  # set per test
+    unsure_reads = 0
 
     def read(self, image: Image) -> Reading:
         reading = super().read(image)
@@ -508,7 +505,8 @@ def test_a_won_board_is_not_completed_from_a_number_read_unsure_before() -> None
         cell = next((i for i, s in enumerate(ref.board.cells) if s >= 2), None)
         if cell is None:
             continue
-        reader = _UnsureOfOne(cell, sim.grid, 10)
+        reader = _UnsureOfOne(sim.grid, 10)
+        reader.cell = cell
         player, said = make_player(sim, FAST, reader=reader)
         outcome = player.run()
         assert outcome.stopped is None or "inconsistent" not in outcome.stopped, outcome.stopped
