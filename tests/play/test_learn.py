@@ -216,6 +216,25 @@ def test_a_lost_board_whose_mines_show_in_known_looks_names_the_last_new_look() 
     assert open_board.names == {} and open_board.unnamed == (7,)
 
 
+def test_a_guess_that_shows_a_look_no_number_fits_is_the_mine_that_went_off() -> None:
+    # sgt-mines shows only the mine that went off. A row of five, two mines:
+    # the 1 says the guessed cell is a mine, so no number of its new look fits;
+    # with the mine there, the 2 needs the cell beside it too, still hidden.
+    # Counting shown mines exactly (every mine shown) cannot name it: the 2
+    # counts one. The board with the guessed cell mined fits: the loss.
+    known: list[int | None] = [1, None, 2, UNKNOWN, UNKNOWN]
+    args = (5, 1, 2, known, {7: [1]})
+    lost = name_looks(*args, known_numbers=frozenset({1, 2}), guessed=frozenset({1}))
+    assert lost.names == {7: "exploded"} and not lost.unnamed
+    # Not on a cell we did not guess (a certain click is not a loss to explain),
+    assert name_looks(*args, known_numbers=frozenset({1, 2})).unnamed == (7,)
+    # nor when a number of the look fits: then it may be one (a 1 or a 2 here).
+    fresh: list[int | None] = [UNKNOWN, None, UNKNOWN, UNKNOWN, UNKNOWN]
+    maybe = name_looks(5, 1, 2, fresh, {7: [1]}, guessed=frozenset({1}))
+    assert maybe.names == {} and maybe.unnamed == (7,)
+    assert sorted(f[7] for f in maybe.fits) == [1, 2]
+
+
 def test_a_look_near_a_named_number_may_be_that_number_drawn_again() -> None:
     # A toolkit that lays tiles at whole pixels but draws its text at fractional
     # ones shows one number in two looks (gnome-mines at 1000x560). Some 1s are

@@ -35,6 +35,7 @@ from msolver.core.solver.probability import analyse
 
 # Beyond this many assignments to try, the evidence is too thin: name nothing yet.
 MAX_ASSIGNMENTS = 4000
+_SHOWN = (FLAG, MINE, EXPLODED)  # mines shown: each counts for its neighbours' numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,17 +98,72 @@ def name_looks(
         )
     if not numbered:
         return Naming(names, ())
-    nbrs = neighbours_table(width, height)
     base: list[int] = [UNKNOWN if s is None else s for s in known]
     for look, name in names.items():
         for i in looks[look]:
             base[i] = FLAG if name == "flag" else base[i]
+    order, fits, why = _numberings(
+        width, height, mines, known, base, numbered, known_numbers, variants, alike
+    )
+    if why:
+        return Naming(names, tuple(order), why)
+    if not fits:
+        lost = _name_loss(
+            width, height, mines, base, numbered, known_numbers, guessed, variants, alike
+        )
+        if lost is not None:
+            names.update(lost)
+            return Naming(names, ())
+        alone = _gone_off_alone(
+            width, height, mines, known, base, numbered, known_numbers, guessed, variants, alike
+        )
+        if alone is not None:
+            names.update(alone.names)
+            return Naming(names, alone.unnamed, alone.reason, alone.fits)
+        return Naming(names, tuple(order), "no numbering of the new looks fits the board")
+    return _named_from(names, order, fits)
+
+
+def _named_from(
+    names: dict[int, str], order: Sequence[int], fits: Sequence[tuple[int, ...]]
+) -> Naming:
+    """Each look named when every fit gives it one number; the rest unnamed, with
+    the numberings that fit them."""
+    unnamed = []
+    for k, look in enumerate(order):
+        seen = {f[k] for f in fits}
+        if len(seen) == 1:
+            names[look] = str(seen.pop())
+        else:
+            unnamed.append(look)
+    if not unnamed:
+        return Naming(names, ())
+    pos = {look: k for k, look in enumerate(order)}
+    alts = tuple({look: f[pos[look]] for look in unnamed} for f in fits)
+    unique = tuple({tuple(sorted(a.items())): a for a in alts}.values())
+    return Naming(names, tuple(unnamed), f"{len(unique)} numberings fit", unique)
+
+
+def _numberings(
+    width: int,
+    height: int,
+    mines: int,
+    known: Sequence[int | None],
+    base: Sequence[int],
+    numbered: Mapping[int, Sequence[int]],
+    known_numbers: frozenset[int],
+    variants: Mapping[int, frozenset[int]],
+    alike: Mapping[int, frozenset[int]],
+) -> tuple[list[int], list[tuple[int, ...]], str]:
+    """(looks in the order tried, every numbering of them the board allows, why
+    none was tried). `base`: the board with the new looks' cells unopened."""
+    nbrs = neighbours_table(width, height)
     candidates: dict[int, list[int]] = {}
     for look, cells in numbered.items():
         lo, hi = 0, 8
         for i in cells:
             hidden = sum(1 for j in nbrs[i] if base[j] == UNKNOWN and known[j] is not None)
-            flags = sum(1 for j in nbrs[i] if base[j] == FLAG)
+            flags = sum(1 for j in nbrs[i] if base[j] in _SHOWN)
             lo, hi = max(lo, flags), min(hi, hidden + flags)
         # A 0 opens its neighbours at once: it never borders an unopened cell,
         # and a cell with no unopened or flagged neighbour left can only be a 0
@@ -126,7 +182,7 @@ def name_looks(
     for look in order:
         total *= max(1, len(candidates[look]))
     if total > MAX_ASSIGNMENTS:
-        return Naming(names, tuple(order), f"{total} ways to number the new looks")
+        return order, [], f"{total} ways to number the new looks"
     fits: list[tuple[int, ...]] = []
     for values in product(*(candidates[k] for k in order)):
         if not _one_look_per_number(order, values, known_numbers, alike):
@@ -141,27 +197,46 @@ def name_looks(
         if analyse(board).status != "ok":
             continue
         fits.append(values)
-    if not fits:
-        lost = _name_loss(
-            width, height, mines, base, numbered, known_numbers, guessed, variants, alike
+    return order, fits, ""
+
+
+def _gone_off_alone(
+    width: int,
+    height: int,
+    mines: int,
+    known: Sequence[int | None],
+    base: Sequence[int],
+    numbered: Mapping[int, Sequence[int]],
+    known_numbers: frozenset[int],
+    guessed: frozenset[int],
+    variants: Mapping[int, frozenset[int]],
+    alike: Mapping[int, frozenset[int]],
+) -> Naming | None:
+    """A loss that shows only the mine that went off (sgt-mines hides the others).
+
+    Called when no numbering of the new looks fits: a new look on nothing but
+    the one cell the last batch guessed, no number of which fits, is the mine
+    that went off, when the board with a mine there has a numbering of the other
+    new looks (those named where every such numbering agrees). `_name_loss`
+    needs every mine shown to count the numbers exactly; this needs only that
+    the board fits. None when no such look, or more than one, explains it.
+    """
+    found = []
+    for look, cells in numbered.items():
+        if len(cells) != 1 or cells[0] not in guessed:
+            continue
+        lost = list(base)
+        lost[cells[0]] = EXPLODED
+        rest = {k: c for k, c in numbered.items() if k != look}
+        order, fits, why = _numberings(
+            width, height, mines, known, lost, rest, known_numbers, variants, alike
         )
-        if lost is not None:
-            names.update(lost)
-            return Naming(names, ())
-        return Naming(names, tuple(order), "no numbering of the new looks fits the board")
-    unnamed = []
-    for k, look in enumerate(order):
-        seen = {f[k] for f in fits}
-        if len(seen) == 1:
-            names[look] = str(seen.pop())
-        else:
-            unnamed.append(look)
-    if not unnamed:
-        return Naming(names, ())
-    pos = {look: k for k, look in enumerate(order)}
-    alts = tuple({look: f[pos[look]] for look in unnamed} for f in fits)
-    unique = tuple({tuple(sorted(a.items())): a for a in alts}.values())
-    return Naming(names, tuple(unnamed), f"{len(unique)} numberings fit", unique)
+        if not why and (fits or not rest):
+            found.append((look, order, fits))
+    if len(found) != 1:
+        return None
+    look, order, fits = found[0]
+    return _named_from({look: "exploded"}, order, fits or [()])
 
 
 def _one_look_per_number(
