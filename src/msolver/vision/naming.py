@@ -102,9 +102,8 @@ def name_looks(
     for look, name in names.items():
         for i in looks[look]:
             base[i] = FLAG if name == "flag" else base[i]
-    order, fits, why = _numberings(
-        width, height, mines, known, base, numbered, known_numbers, variants, alike
-    )
+    rules = _Rules(width, height, mines, known, known_numbers, variants, alike)
+    order, fits, why = _numberings(rules, base, numbered)
     if why:
         return Naming(names, tuple(order), why)
     if not fits:
@@ -114,9 +113,7 @@ def name_looks(
         if lost is not None:
             names.update(lost)
             return Naming(names, ())
-        alone = _gone_off_alone(
-            width, height, mines, known, base, numbered, known_numbers, guessed, variants, alike
-        )
+        alone = _gone_off_alone(rules, base, numbered, guessed)
         if alone is not None:
             names.update(alone.names)
             return Naming(names, alone.unnamed, alone.reason, alone.fits)
@@ -144,19 +141,27 @@ def _named_from(
     return Naming(names, tuple(unnamed), f"{len(unique)} numberings fit", unique)
 
 
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """What numbering new looks goes by, beside the board and the looks (see
+    `name_looks` for each)."""
+
+    width: int
+    height: int
+    mines: int
+    known: Sequence[int | None]
+    known_numbers: frozenset[int]
+    variants: Mapping[int, frozenset[int]]
+    alike: Mapping[int, frozenset[int]]
+
+
 def _numberings(
-    width: int,
-    height: int,
-    mines: int,
-    known: Sequence[int | None],
-    base: Sequence[int],
-    numbered: Mapping[int, Sequence[int]],
-    known_numbers: frozenset[int],
-    variants: Mapping[int, frozenset[int]],
-    alike: Mapping[int, frozenset[int]],
+    rules: _Rules, base: Sequence[int], numbered: Mapping[int, Sequence[int]]
 ) -> tuple[list[int], list[tuple[int, ...]], str]:
     """(looks in the order tried, every numbering of them the board allows, why
     none was tried). `base`: the board with the new looks' cells unopened."""
+    width, height, mines, known = rules.width, rules.height, rules.mines, rules.known
+    known_numbers, variants, alike = rules.known_numbers, rules.variants, rules.alike
     nbrs = neighbours_table(width, height)
     candidates: dict[int, list[int]] = {}
     for look, cells in numbered.items():
@@ -201,16 +206,10 @@ def _numberings(
 
 
 def _gone_off_alone(
-    width: int,
-    height: int,
-    mines: int,
-    known: Sequence[int | None],
+    rules: _Rules,
     base: Sequence[int],
     numbered: Mapping[int, Sequence[int]],
-    known_numbers: frozenset[int],
     guessed: frozenset[int],
-    variants: Mapping[int, frozenset[int]],
-    alike: Mapping[int, frozenset[int]],
 ) -> Naming | None:
     """A loss that shows only the mine that went off (sgt-mines hides the others).
 
@@ -228,9 +227,7 @@ def _gone_off_alone(
         lost = list(base)
         lost[cells[0]] = EXPLODED
         rest = {k: c for k, c in numbered.items() if k != look}
-        order, fits, why = _numberings(
-            width, height, mines, known, lost, rest, known_numbers, variants, alike
-        )
+        order, fits, why = _numberings(rules, lost, rest)
         if not why and (fits or not rest):
             found.append((look, order, fits))
     if len(found) != 1:
