@@ -606,10 +606,21 @@ class LearningReader:
                 look_of[i] = b
                 states[i] = self.looks[b].state
                 matched.append((k, b))
+        ours = [contents[i] for i in new if i in self._flagged]
+
+        def flagged_like(i: int) -> bool:
+            """Read as the flag, or in the new look of a cell we flagged."""
+            if states[i] == FLAG:
+                return True
+            c = contents.get(i)
+            return states[i] is None and c is not None and any(c.distance(o) <= 1.0 for o in ours)
+
         # No cell left unopened, and as many flags as mines: a won game. Some
         # games flag the mines left as they end won (sgt-mines), where we never
-        # clicked; a loss always leaves a safe cell unopened.
-        won = UNKNOWN not in states and states.count(FLAG) == p.mines
+        # clicked; a loss always leaves a safe cell unopened. (On a small board
+        # our first flags may show on that same frame: a new look, which the
+        # game's own flags then share.)
+        won = UNKNOWN not in states and sum(map(flagged_like, range(n))) == p.mines
         if self._guessed and not won:
             # A loss shows its mines, and a game may draw one through a look
             # like the flag's (gnome-mines: the mine on the unopened face, the
@@ -674,7 +685,7 @@ class LearningReader:
         if appeared and self._last is not None:
             reach = self._reach(keys, contents)
             outside = [i for i in appeared if i not in reach]
-        if won and all(states[i] == FLAG for i in outside):
+        if won and all(flagged_like(i) for i in outside):
             outside = []  # the game's own flags on its win
         if outside and not any(self._maybe_mine(i, keys, contents) for i in self._guessed):
             row, col = divmod(outside[0], p.cols)

@@ -92,6 +92,16 @@ def name_looks(
             mixed.append(look)
         else:
             numbered[look] = cells
+    if (
+        len(mixed) == 1
+        and UNKNOWN not in known
+        and sum(1 for s in known if s == FLAG) + len(looks[mixed[0]]) == mines
+    ):
+        # No cell left unopened and, with this look, as many flags as mines: a
+        # won game that flagged the mines left itself (sgt-mines), on the frame
+        # that first shows our flags.
+        names[mixed[0]] = "flag"
+        mixed = []
     if mixed:
         return Naming(
             names, tuple(mixed + list(numbered)), "a new look covers flags and other cells"
