@@ -235,6 +235,32 @@ def test_a_guess_that_shows_a_look_no_number_fits_is_the_mine_that_went_off() ->
     assert sorted(f[7] for f in maybe.fits) == [1, 2]
 
 
+def test_a_guessed_cell_that_may_show_the_mine_that_went_off_names_nothing_it_decides() -> None:
+    # The end of a live game (sgt-mines, digits of one colour, 2026-11-26):
+    # the 3 at (8, 6) was a new look that might be a 2 drawn again; the last
+    # guess, (8, 7), showed a new look. Read as numbers, only "2, then 3"
+    # fits: a won board, which the rules explain, so it proved the 3's look a
+    # 2 and the mine's a 3, and the next game read nonsense. The game had been
+    # lost there, and sgt-mines shows no other mine: with a mine at (8, 7) the
+    # look at (8, 6) is a 3. Both fit, so neither look is named.
+    board = Board.parse(
+        "11001F210 F10012F10 110001121 11100001F 1F2110011 112F10000 001111221"
+        " 110001FF2 F1000123.".replace(" ", "\n"),
+        mines=10,
+    )
+    known: list[int | None] = list(board.cells)
+    three, guess = 8 * 9 + 6, 8 * 9 + 7
+    known[three] = known[guess] = None
+    args = (9, 9, 10, known, {50: [three], 51: [guess]})
+    kw = {"known_numbers": frozenset({0, 1, 2}), "variants": {50: frozenset({2})}}
+    after_guess = name_looks(*args, guessed=frozenset({guess}), **kw)
+    assert after_guess.names == {} and set(after_guess.unnamed) == {50, 51}
+    assert after_guess.fits == ({50: 2, 51: 3},)  # the board to act on, if any
+    # After a certain click (nothing that could have gone off) it is a plain win.
+    certain = name_looks(*args, **kw)
+    assert certain.names == {50: "2", 51: "3"}
+
+
 def test_a_look_near_a_named_number_may_be_that_number_drawn_again() -> None:
     # A toolkit that lays tiles at whole pixels but draws its text at fractional
     # ones shows one number in two looks (gnome-mines at 1000x560). Some 1s are

@@ -825,7 +825,7 @@ class Player:
             return None
         g = sent[0].index
         board = reading.board
-        if g not in reading.unproven or board.cells[g] < 0:
+        if (g not in reading.unproven and g not in reading.unsure) or board.cells[g] < 0:
             return None
         # A mine opens nothing: any other cell opened means the guess was safe.
         if any(

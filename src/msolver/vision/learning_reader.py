@@ -1090,7 +1090,7 @@ class LearningReader:
             )
         unsure = frozenset(i for k in naming.unnamed for i in groups[k])
         self._seen(self._keys(known, look_of), boards[0], look_of)
-        if len(boards) == 1:
+        if len(boards) == 1 and not unsure:
             self._prove(boards[0], look_of)
             return Reading(boards[0], unproven=self._unproven(look_of))
         return Reading(

@@ -128,7 +128,29 @@ def name_looks(
             names.update(alone.names)
             return Naming(names, alone.unnamed, alone.reason, alone.fits)
         return Naming(names, tuple(order), "no numbering of the new looks fits the board")
-    return _named_from(names, order, fits)
+    shown = dict(names)
+    naming = _named_from(names, order, fits)
+    gone = _gone_off(rules, base, numbered, guessed)
+    if gone is None:
+        return naming
+    # The guessed cell may show the mine that went off as well as a number (a
+    # game that shows no other mine: sgt-mines): the loss fits too. Name only
+    # what every reading agrees on, never that cell's look (a won board read
+    # so proved a 3 as a 2, and the mine as a 3, for the games after).
+    look, lorder, lfits = gone
+    lpos = {k: j for j, k in enumerate(lorder)}
+    keep = dict(shown)
+    for k, name in naming.names.items():
+        if k in shown or k == look:
+            continue
+        if k in lpos and any(str(f[lpos[k]]) != name for f in lfits):
+            continue
+        keep[k] = name
+    unnamed = tuple(k for k in order if k not in keep)
+    pos = {k: j for j, k in enumerate(order)}
+    alts = ({k: f[pos[k]] for k in unnamed} for f in fits)
+    unique = tuple({tuple(sorted(a.items())): a for a in alts}.values())
+    return Naming(keep, unnamed, "the guessed cell may show the mine that went off", unique)
 
 
 def _named_from(
@@ -215,21 +237,17 @@ def _numberings(
     return order, fits, ""
 
 
-def _gone_off_alone(
+def _gone_off(
     rules: _Rules,
     base: Sequence[int],
     numbered: Mapping[int, Sequence[int]],
     guessed: frozenset[int],
-) -> Naming | None:
-    """A loss that shows only the mine that went off (sgt-mines hides the others).
-
-    Called when no numbering of the new looks fits: a new look on nothing but
-    the one cell the last batch guessed, no number of which fits, is the mine
-    that went off, when the board with a mine there has a numbering of the other
-    new looks (those named where every such numbering agrees). `_name_loss`
-    needs every mine shown to count the numbers exactly; this needs only that
-    the board fits. None when no such look, or more than one, explains it.
-    """
+) -> tuple[int, list[int], list[tuple[int, ...]]] | None:
+    """The loss that shows only the mine that went off (sgt-mines hides the
+    others), if the board allows it: the new look on nothing but the one cell
+    the last batch guessed, with the numberings of the other new looks the
+    board with a mine there allows (in their order). None when no such look,
+    or more than one, fits so."""
     found = []
     for look, cells in numbered.items():
         if len(cells) != 1 or cells[0] not in guessed:
@@ -239,11 +257,26 @@ def _gone_off_alone(
         rest = {k: c for k, c in numbered.items() if k != look}
         order, fits, why = _numberings(rules, lost, rest)
         if not why and (fits or not rest):
-            found.append((look, order, fits))
-    if len(found) != 1:
+            found.append((look, order, fits or [()]))
+    return found[0] if len(found) == 1 else None
+
+
+def _gone_off_alone(
+    rules: _Rules,
+    base: Sequence[int],
+    numbered: Mapping[int, Sequence[int]],
+    guessed: frozenset[int],
+) -> Naming | None:
+    """A loss that shows only the mine that went off, when no numbering of the
+    new looks fits: the look on the guessed cell, no number of which fits, is
+    that mine (the others named where every numbering agrees). `_name_loss`
+    needs every mine shown to count the numbers exactly; this needs only that
+    the board fits."""
+    gone = _gone_off(rules, base, numbered, guessed)
+    if gone is None:
         return None
-    look, order, fits = found[0]
-    return _named_from({look: "exploded"}, order, fits or [()])
+    look, order, fits = gone
+    return _named_from({look: "exploded"}, order, fits)
 
 
 def _one_look_per_number(
