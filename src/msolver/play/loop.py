@@ -601,6 +601,8 @@ class Player:
                     )
                     if game is not None:
                         game.judged = True
+                        # A look under it not named yet: a verdict only.
+                        game.covered = game.covered or bool(won.unsure)
                     return image, won
             open_zero = self._open_zero(reading.board)
             if not reading.low_confidence and open_zero is None:
@@ -1177,15 +1179,16 @@ def _won_under_cover(
     stays unopened unless the last batch clicked it open. That click may have
     been a guess (games often end on one): had it hit a mine, the game would
     show its mines instead of a dialog, and any mine in sight refuses the win.
-    Nothing is taken from a cell of `doubt` (read in `known` through a look
-    not named then): a win completed from it would rest on an unproven look.
+    A covered cell of `doubt` (read in `known` through a look not named then)
+    counts as open, as it was, but its number is not known: the reading
+    returned holds it as unsure, a verdict that nothing may be decided on or
+    learned from.
     """
     cells = list(reading.board.cells)
     # What a dialog drawn over the board shows there is not the board, even
     # where it happens to look like a cell.
     covered = _cover_box(reading, known, doubt)
-    if covered & doubt:
-        return None
+    unsure = frozenset(covered & doubt)
     if not covered or (need_cover and not _hides_fixed_cells(reading, known, covered, doubt)):
         # Only unopened cells look new: no window over the board but the game
         # drawing in its cells (its mines, in a look not learned yet), which
@@ -1203,14 +1206,14 @@ def _won_under_cover(
         # Fewer safe cells open than the board has: a 0 the batch opened may
         # have opened more under the cover (a cascade), if the rest fits.
         filled = won_beneath(cells, covered, opened, known)
-        return None if filled is None else Reading(filled)
+        return None if filled is None else Reading(filled, unsure=unsure)
     if shown != known.size - known.mines:
         return None
     # Won: every cell still unopened is a mine, which gives the hidden numbers.
     nbrs = neighbours_table(known.width, known.height)
     for i in hidden_opens:
         cells[i] = sum(1 for j in nbrs[i] if j not in hidden_opens and cells[j] in (UNKNOWN, FLAG))
-    return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+    return Reading(Board(known.width, known.height, known.mines, tuple(cells)), unsure=unsure)
 
 
 def _board_hidden(reading: Reading) -> bool:
