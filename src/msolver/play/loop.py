@@ -291,7 +291,6 @@ class Player:
         self._surprise = False
         image, reading = self._look(self._grab())
         prev: Board | None = None
-        prev_unsure: frozenset[int] = frozenset()
         self._doubt = frozenset()
         sent: list[Click] = []
         recheck_until = self.clock() + self.settings.confirm
@@ -310,7 +309,7 @@ class Player:
                     decision = self._decide(reading)
                 else:
                     if prev is not None:
-                        self._check_continuity(prev, board, skip=prev_unsure | reading.unsure)
+                        self._check_continuity(prev, board, skip=self._doubt | reading.unsure)
                     decision = self._decide(reading)
                     if decision.status == "inconsistent":
                         raise PlayStop(
@@ -426,7 +425,7 @@ class Player:
             self._strip_in_play()
             self._send(game, board, clicks, why)
             sent = clicks
-            prev, prev_unsure = board, reading.unsure
+            prev = board
             self._doubt = reading.unsure
             self._surprise = False
             image, reading = self._after_batch(image, board, clicks, game)

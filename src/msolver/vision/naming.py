@@ -128,7 +128,6 @@ def name_looks(
             names.update(alone.names)
             return Naming(names, alone.unnamed, alone.reason, alone.fits)
         return Naming(names, tuple(order), "no numbering of the new looks fits the board")
-    shown = dict(names)
     naming = _named_from(names, order, fits)
     gone = _gone_off(rules, base, numbered, guessed)
     if gone is None:
@@ -139,38 +138,49 @@ def name_looks(
     # so proved a 3 as a 2, and the mine as a 3, for the games after).
     look, lorder, lfits = gone
     lpos = {k: j for j, k in enumerate(lorder)}
-    keep = dict(shown)
+    keep = dict(names)
     for k, name in naming.names.items():
-        if k in shown or k == look:
+        if k in names or k == look:
             continue
         if k in lpos and any(str(f[lpos[k]]) != name for f in lfits):
             continue
         keep[k] = name
     unnamed = tuple(k for k in order if k not in keep)
-    pos = {k: j for j, k in enumerate(order)}
-    alts = ({k: f[pos[k]] for k in unnamed} for f in fits)
-    unique = tuple({tuple(sorted(a.items())): a for a in alts}.values())
-    return Naming(keep, unnamed, "the guessed cell may show the mine that went off", unique)
+    return Naming(
+        keep,
+        unnamed,
+        "the guessed cell may show the mine that went off",
+        _alternatives(unnamed, order, fits),
+    )
 
 
 def _named_from(
-    names: dict[int, str], order: Sequence[int], fits: Sequence[tuple[int, ...]]
+    names: Mapping[int, str], order: Sequence[int], fits: Sequence[tuple[int, ...]]
 ) -> Naming:
-    """Each look named when every fit gives it one number; the rest unnamed, with
+    """`names` and each look every fit gives one number; the rest unnamed, with
     the numberings that fit them."""
+    named = dict(names)
     unnamed = []
     for k, look in enumerate(order):
         seen = {f[k] for f in fits}
         if len(seen) == 1:
-            names[look] = str(seen.pop())
+            named[look] = str(seen.pop())
         else:
             unnamed.append(look)
     if not unnamed:
-        return Naming(names, ())
+        return Naming(named, ())
+    unique = _alternatives(unnamed, order, fits)
+    return Naming(named, tuple(unnamed), f"{len(unique)} numberings fit", unique)
+
+
+def _alternatives(
+    unnamed: Sequence[int], order: Sequence[int], fits: Sequence[tuple[int, ...]]
+) -> tuple[dict[int, int], ...]:
+    """The distinct numberings of the unnamed looks among the fits (each fit
+    numbers the looks in `order`)."""
     pos = {look: k for k, look in enumerate(order)}
-    alts = tuple({look: f[pos[look]] for look in unnamed} for f in fits)
-    unique = tuple({tuple(sorted(a.items())): a for a in alts}.values())
-    return Naming(names, tuple(unnamed), f"{len(unique)} numberings fit", unique)
+    alts = ({look: f[pos[look]] for look in unnamed} for f in fits)
+    return tuple({tuple(sorted(a.items())): a for a in alts}.values())
 
 
 @dataclass(frozen=True, slots=True)
