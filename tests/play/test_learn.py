@@ -261,6 +261,38 @@ def test_a_guessed_cell_that_may_show_the_mine_that_went_off_names_nothing_it_de
     assert certain.names == {50: "2", 51: "3"}
 
 
+def test_a_loss_that_shows_only_the_mine_that_went_off_does_not_count_hidden_mines() -> None:
+    # The end of a live game (sgt-mines, digits of one colour, seed 21 of the
+    # "low" palette, 2026-11-26): a 3 and a 4 at (7, 2) and (7, 3) were new
+    # looks, unsure; a guess among their readings, (7, 0), was the mine. The
+    # game shows only that mine: (8, 0) and (8, 2) stay hidden. Counting shown
+    # mines exactly named the 3 a 2 and the 4 a 3 (the board then read
+    # inconsistent, and those names were kept for the next games). A cell
+    # beside one still unopened is at least its count; the rules name the
+    # truth.
+    board = Board.parse(
+        "00001F210 000012F10 000001110 000000000 000000000 011212110 12F2F2F10"
+        " X.3422221 ...F101F1".replace(" ", "\n"),
+        mines=10,
+    )
+    three, four, went_off = 7 * 9 + 2, 7 * 9 + 3, 7 * 9
+    known: list[int | None] = list(board.cells)
+    known[three] = known[four] = known[went_off] = None
+    flags = frozenset(i for i, s in enumerate(board.cells) if s == FLAG)
+    lost = name_looks(
+        9,
+        9,
+        10,
+        known,
+        {4: [three], 5: [four], 6: [went_off]},
+        flagged=flags,
+        known_numbers=frozenset({0, 1, 2}),
+        guessed=frozenset({went_off}),
+        variants={4: frozenset({1, 2})},
+    )
+    assert lost.names == {4: "3", 5: "4", 6: "exploded"} and not lost.unnamed
+
+
 def test_a_look_near_a_named_number_may_be_that_number_drawn_again() -> None:
     # A toolkit that lays tiles at whole pixels but draws its text at fractional
     # ones shows one number in two looks (gnome-mines at 1000x560). Some 1s are

@@ -328,12 +328,19 @@ def _name_loss(
     the last guess opened; or no new look at all, every mine shown in known
     looks. With those as mines, every number on the board must count its
     mined neighbours exactly, and each other new look must be one number.
+    When only the one that went off shows, the others may stay hidden
+    (sgt-mines) under cells still unopened: a new look beside one shows at
+    least its count of shown mines, not always that count, so it is left to
+    the rules (`_gone_off_alone`).
     """
     nbrs = neighbours_table(width, height)
     found: list[dict[int, str]] = []
     looks = list(numbered)
     shown = {i for i, s in enumerate(base) if s in (FLAG, MINE, EXPLODED)}
     went_off_shown = EXPLODED in base
+    new_cells = {i for k in looks for i in numbered[k]}
+    # Cells that may hide a mine a loss does not show: unopened, and in no new look.
+    hiding = {i for i, s in enumerate(base) if s == UNKNOWN and i not in new_cells}
     for size in (0, 1, 2):
         if size == 0 and not any(s in (MINE, EXPLODED) for s in base):
             continue  # (no mine in a known look: no evidence of a loss)
@@ -346,8 +353,11 @@ def _name_loss(
                 # Most games show every mine when one goes off (sgt-mines only the
                 # one, on the cell we guessed); less is no evidence of a loss.
                 continue
+            hidden = len(mined) != mines  # only the one that went off shows
             names: dict[int, str] = {}
             for k in looks:
+                if hidden and any(j in hiding for i in numbered[k] for j in nbrs[i]):
+                    continue  # a mine not shown may border it: its count is a bound
                 counts = {sum(1 for j in nbrs[i] if j in mined) for i in numbered[k]}
                 if (
                     k not in group
