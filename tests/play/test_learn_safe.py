@@ -604,3 +604,34 @@ def test_a_won_game_that_flags_the_mines_left_reads_won(
     assert not reading.low_confidence, reading.problem
     assert reading.board.outcome() == "won"
     assert all(reading.board.cells[i] == FLAG for i in mines)
+
+
+def test_our_first_flag_on_a_won_frame_after_a_guess_that_shows_a_new_number() -> None:
+    # "a new look covers flags and other cells" (sgt-mines, digits of one
+    # colour, a 9x9 board, before fb036c5): the batch that won the game sent
+    # our first flag and a guess, and the guessed cell showed a number no look
+    # showed yet, so it might have been the mine that went off and the game's
+    # own flags were no change nobody explains (each borders a cell the
+    # batch opened, as on a small board). The flag was then one new look on
+    # our flag and on the game's: a won board, read won.
+    flat = replace(Theme.random(13), texture=0, edge_shade=0, vignette=0.0)
+    o = _read_an_opening(13, flat)
+    assert not o.reading.low_confidence, o.reading.problem
+    cells = list(o.game.board.cells)
+    mines = [i for i in range(len(cells)) if o.game.is_mine(i)]
+    truth = Game(30, 16, 99, layout=frozenset(mines))
+    for i in range(len(cells)):
+        if not truth.is_mine(i):
+            truth.open(i)
+    won = [FLAG if s == UNKNOWN else s for s in truth.board.cells]
+    seen = {s for s in o.reading.board.cells if s >= 0}
+    guess = next(i for i, s in enumerate(cells) if s == UNKNOWN and won[i] not in seen | {FLAG})
+    every_safe = frozenset(i for i in range(len(cells)) if not o.game.is_mine(i))
+    o.reader.sent(frozenset({mines[0]}), frozenset({guess}), every_safe)
+    frame = grab(showing(o.screen, won))
+    o.reader.read(frame)
+    o.clock.now += 1.0
+    reading = o.reader.read(frame)
+    assert not reading.low_confidence, reading.problem
+    assert reading.board.outcome() == "won"
+    assert all(reading.board.cells[i] == FLAG for i in mines)
