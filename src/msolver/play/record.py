@@ -32,7 +32,7 @@ from msolver.core.solver.reason import explain_all
 from msolver.play.plan import Click
 from msolver.vision.image import Image, as_rgb, read_png, write_png
 from msolver.vision.profile import Profile, write_json_atomic
-from msolver.vision.reading import Reader
+from msolver.vision.reading import Reader, Reading
 
 DEFAULT_LIMIT = 200 * 1024 * 1024
 FRAMES = "frames.jsonl"
@@ -199,16 +199,31 @@ def replay(
 ) -> tuple[int, list[Difference]]:
     """Read every kept frame again, in order; (frames read, those whose read differs).
 
+    See `reread` for how each frame is read.
+    """
+    read, diffs = 0, []
+    for item, reading in reread(folder, reader, advance):
+        read += 1
+        now = reading.board.to_text()
+        if not item.get("judged") and now != item["board"]:
+            diffs.append(Difference(int(item["frame"]), item["png"], item["board"], now))
+    return read, diffs
+
+
+def reread(
+    folder: str | Path, reader: Reader, advance: Callable[[float], None] | None = None
+) -> Iterator[tuple[dict[str, Any], Reading]]:
+    """Each kept frame with its reading by `reader`, in order.
+
     The reader is told of each frame's clicks as the player told it, so a
-    reader that learns a theme learns it alike; a won board is shown to it
-    as the player shows it. `advance` moves the reader's clock: a learning
-    reader names a new look only from a frame that held still, and the
-    player read such a frame again until it had, so a kept frame that reads
-    unsure at first is read again a second later (its clock's), at most
-    `_HOLD_READS` times.
+    reader that learns a theme learns it alike; a won board read as recorded
+    is shown to it as the player shows it. `advance` moves the reader's
+    clock: a learning reader names a new look only from a frame that held
+    still, and the player read such a frame again until it had, so a kept
+    frame that reads unsure at first is read again a second later (its
+    clock's), at most `_HOLD_READS` times.
     """
     root = Path(folder)
-    read, diffs = 0, []
     for item in frames(root):
         if item["png"] is not None:
             image = read_png(root / item["png"])
@@ -218,13 +233,13 @@ def replay(
                     break
                 advance(1.0)
                 reading = reader.read(image)
-            now = reading.board.to_text()
-            read += 1
-            if item.get("judged"):
-                pass  # a verdict on the game's end, not a read: nothing to compare
-            elif now != item["board"]:
-                diffs.append(Difference(int(item["frame"]), item["png"], item["board"], now))
-            elif reading.board.outcome() == "won" and not reading.low_confidence:
+            yield item, reading
+            if (
+                not item.get("judged")
+                and reading.board.to_text() == item["board"]
+                and reading.board.outcome() == "won"
+                and not reading.low_confidence
+            ):
                 reader.learn(image, reading.board)
         clicks = item.get("clicks") or []
         if clicks:
@@ -236,4 +251,3 @@ def replay(
                 frozenset(i for c, i in at if c["button"] == "left" and c["p_mine"] > 0),
                 frozenset(j for c, _ in at if c["button"] != "right" for j in c["opens"]),
             )
-    return read, diffs
