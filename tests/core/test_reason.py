@@ -164,6 +164,11 @@ def test_a_guess_among_readings_of_an_unsure_tile_says_so() -> None:
     assert explain(board, d) == (
         "guess: 50% mine on the worst of the boards a tile not named yet allows"
     )
+    d = Decision("ok", "", (Move("open", 0, 0.5),), False, "likeliest")
+    assert explain(board, d) == (
+        "guess: the safest cell on the reading the tiles not named yet look most like, "
+        "50% mine on the worst of the boards they allow"
+    )
 
 
 def test_first_click_and_finished_and_inconsistent() -> None:

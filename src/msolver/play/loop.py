@@ -501,7 +501,7 @@ class Player:
         if len(reading.alternatives) > 1:
             # The reader is unsure of a tile: act only on what holds for every
             # board it could be (a guess by its chance on the worst of them).
-            return decide_among(reading.alternatives)
+            return decide_among(reading.alternatives, reading.strain)
         # The solver verifies every frame with the exact count and batches
         # all it proves (about 21 instead of 48 frames an expert game).
         return self.solver.decide(reading.board)

@@ -37,7 +37,7 @@ What keeps it from learning nonsense, or acting on it:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,6 +108,11 @@ SURE = 0.85
 # two columns differed by up to 2.46 SHAPE_TOL at 23 px, by 1.13 at 26 px,
 # its colours within 0.75 of the tolerances.
 VARIANT_SHAPE = 5.0
+# A new look's glyph this far (in SHAPE_TOL) from a named number's accounts
+# for it as well as a number not seen yet does: between the redraws measured
+# (up to 2.46) and two digits of one colour (3.8 and more apart). Only a guess
+# goes by it (`naming.decide_among`), never a certain move.
+NEW_NUMBER_STRAIN = 3.0
 VARIANT_ASPECT = 2.0
 # More new looks at once than a game has kinds of tiles: not a board we know.
 MAX_NEW_LOOKS = 12
@@ -1098,7 +1103,25 @@ class LearningReader:
             alternatives=tuple(boards),
             unsure=unsure,
             unproven=self._unproven(look_of) - unsure,
+            strain=tuple(self._strain(fit) for fit in naming.fits),
         )
+
+    def _strain(self, fit: Mapping[int, int]) -> float:
+        """How ill a numbering of new looks fits their glyphs: per look, its glyph's
+        distance (in SHAPE_TOL) to the nearest named look of its number, or
+        NEW_NUMBER_STRAIN for a number no look names yet (or no glyph to
+        compare). A new look far from every named look of a number is likelier
+        a number not seen yet than that one drawn again."""
+        total = 0.0
+        for k, v in fit.items():
+            shape = self.looks[k].content.shape
+            near = [
+                float(np.abs(shape - o.content.shape).mean()) / SHAPE_TOL
+                for o in self.looks
+                if o.state == v and o.content.shape is not None and shape is not None
+            ]
+            total += min(near, default=NEW_NUMBER_STRAIN)
+        return total
 
     def _redrawn(self, c: Content, o: Content) -> bool:
         """`_redrawn`, and on a checkerboard board the same number on the other

@@ -28,6 +28,9 @@ class Reading:
     # `unsure` holds the opened cells whose number differs between them.
     alternatives: tuple[Board, ...] = ()
     unsure: frozenset[int] = frozenset()
+    # Per alternative, how ill its numbers fit the looks they name (glyph
+    # distance, summed; lower is likelier): a guess may go by a clear best.
+    strain: tuple[float, ...] = ()
     # Opened cells read through a look whose number the game's rules gave and
     # no finished board has proven yet: a mine that went off may be drawn in
     # a look that a number explains just as well.

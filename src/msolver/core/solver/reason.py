@@ -135,6 +135,13 @@ class Explainer:
                 f"guess: {percent(move.p_mine)} mine on the worst of the boards "
                 "a tile not named yet allows"
             )
+        if d.tier == "likeliest":
+            # As above, the guess safest on the board whose numbers fit the
+            # tile's glyph best.
+            return (
+                f"guess: the safest cell on the reading the tiles not named yet look most "
+                f"like, {percent(move.p_mine)} mine on the worst of the boards they allow"
+            )
         if d.tier == "endgame":
             return self._endgame(move)
         return self._guess(move)
