@@ -1,5 +1,5 @@
 """A guess among the readings of looks not named yet goes by the glyphs when
-they clearly favour one reading (`naming.decide_among`, `LearningReader._strain`)."""
+they clearly favour one reading (`naming.decide_among`, `LearningReader._strains`)."""
 
 from __future__ import annotations
 
@@ -58,10 +58,11 @@ def test_strain_is_the_glyph_distance_to_the_number_it_names_or_a_new_number_s()
         _Look(Content(face, ink, far, 0.0), tile, None),
         _Look(Content(face, ink, near, 0.0), tile, None),
     ]
-    assert reader._strain({1: 2}) == pytest.approx(4.5)
-    assert reader._strain({1: 3}) == NEW_NUMBER_STRAIN
-    assert reader._strain({2: 2}) == pytest.approx(1.0)
-    assert reader._strain({1: 3, 2: 2}) == pytest.approx(NEW_NUMBER_STRAIN + 1.0)
+    strains = reader._strains([{1: 2}, {1: 3}, {2: 2}, {1: 3, 2: 2}])
+    assert strains[0] == pytest.approx(4.5)
+    assert strains[1] == NEW_NUMBER_STRAIN
+    assert strains[2] == pytest.approx(1.0)
+    assert strains[3] == pytest.approx(NEW_NUMBER_STRAIN + 1.0)
 
 
 def _reading_at(name: str) -> tuple[Reading, dict[str, object]]:

@@ -151,10 +151,15 @@ class Content:
         d = max(
             d,
             float(np.abs(self.ink - other.ink).max()) / INK_TOL,
-            float(np.abs(self.shape - other.shape).mean()) / SHAPE_TOL,
+            self.glyph_gap(other) / SHAPE_TOL,
             abs(self.aspect - other.aspect) / ASPECT_TOL,
         )
         return max(d, self.sprite_gap(other))
+
+    def glyph_gap(self, other: Content) -> float:
+        """The mean difference of two glyphs' shapes (both looks have ink)."""
+        assert self.shape is not None and other.shape is not None
+        return float(np.abs(self.shape - other.shape).mean())
 
     def sprite_gap(self, other: Content) -> float:
         """Beyond 1 when two sprites differ in the pixels their features blur
@@ -1103,25 +1108,30 @@ class LearningReader:
             alternatives=tuple(boards),
             unsure=unsure,
             unproven=self._unproven(look_of) - unsure,
-            strain=tuple(self._strain(fit) for fit in naming.fits),
+            strain=self._strains(naming.fits),
         )
 
-    def _strain(self, fit: Mapping[int, int]) -> float:
-        """How ill a numbering of new looks fits their glyphs: per look, its glyph's
-        distance (in SHAPE_TOL) to the nearest named look of its number, or
-        NEW_NUMBER_STRAIN for a number no look names yet (or no glyph to
-        compare). A new look far from every named look of a number is likelier
-        a number not seen yet than that one drawn again."""
-        total = 0.0
-        for k, v in fit.items():
-            shape = self.looks[k].content.shape
-            near = [
-                float(np.abs(shape - o.content.shape).mean()) / SHAPE_TOL
-                for o in self.looks
-                if o.state == v and o.content.shape is not None and shape is not None
-            ]
-            total += min(near, default=NEW_NUMBER_STRAIN)
-        return total
+    def _strains(self, fits: Sequence[Mapping[int, int]]) -> tuple[float, ...]:
+        """How ill each numbering of new looks fits their glyphs: per look, its
+        glyph's distance (in SHAPE_TOL) to the nearest named look of its
+        number, or NEW_NUMBER_STRAIN for a number no look names yet (or no
+        glyph to compare), summed. A new look far from every named look of a
+        number is likelier a number not seen yet than that one drawn again."""
+        gaps: dict[tuple[int, int], float] = {}  # (look, number): the numberings share them
+
+        def gap(k: int, v: int) -> float:
+            got = gaps.get((k, v))
+            if got is None:
+                c = self.looks[k].content
+                near = [
+                    c.glyph_gap(o.content) / SHAPE_TOL
+                    for o in self.looks
+                    if o.state == v and o.content.shape is not None and c.shape is not None
+                ]
+                got = gaps[k, v] = min(near, default=NEW_NUMBER_STRAIN)
+            return got
+
+        return tuple(sum(gap(k, v) for k, v in fit.items()) for fit in fits)
 
     def _redrawn(self, c: Content, o: Content) -> bool:
         """`_redrawn`, and on a checkerboard board the same number on the other
@@ -1135,7 +1145,7 @@ class LearningReader:
         assert c.shape is not None and o.shape is not None
         return (
             float(np.abs(c.ink - o.ink).max()) <= INK_TOL / 2
-            and float(np.abs(c.shape - o.shape).mean()) <= SHAPE_TOL
+            and c.glyph_gap(o) <= SHAPE_TOL
             and abs(c.aspect - o.aspect) <= ASPECT_TOL
         )
 
@@ -1181,7 +1191,7 @@ def _redrawn(c: Content, o: Content) -> bool:
     return (
         float(np.abs(c.face - o.face).max()) <= FACE_TOL
         and float(np.abs(c.ink - o.ink).max()) <= INK_TOL
-        and float(np.abs(c.shape - o.shape).mean()) <= VARIANT_SHAPE * SHAPE_TOL
+        and c.glyph_gap(o) <= VARIANT_SHAPE * SHAPE_TOL
         and abs(c.aspect - o.aspect) <= VARIANT_ASPECT * ASPECT_TOL
     )
 

@@ -341,11 +341,13 @@ def _name_loss(
     nbrs = neighbours_table(width, height)
     found: list[dict[int, str]] = []
     looks = list(numbered)
-    shown = {i for i, s in enumerate(base) if s in (FLAG, MINE, EXPLODED)}
+    shown = {i for i, s in enumerate(base) if s in _SHOWN}
     went_off_shown = EXPLODED in base
     new_cells = {i for k in looks for i in numbered[k]}
     # Cells that may hide a mine a loss does not show: unopened, and in no new look.
     hiding = {i for i, s in enumerate(base) if s == UNKNOWN and i not in new_cells}
+    # New looks beside one: when a loss hides mines, their counts are bounds.
+    by_hiding = {k for k in looks if any(j in hiding for i in numbered[k] for j in nbrs[i])}
     for size in (0, 1, 2):
         if size == 0 and not any(s in (MINE, EXPLODED) for s in base):
             continue  # (no mine in a known look: no evidence of a loss)
@@ -361,7 +363,7 @@ def _name_loss(
             hidden = len(mined) != mines  # only the one that went off shows
             names: dict[int, str] = {}
             for k in looks:
-                if hidden and any(j in hiding for i in numbered[k] for j in nbrs[i]):
+                if hidden and k in by_hiding:
                     continue  # a mine not shown may border it: its count is a bound
                 counts = {sum(1 for j in nbrs[i] if j in mined) for i in numbered[k]}
                 if (
@@ -412,11 +414,11 @@ def decide_among(boards: Sequence[Board], strain: Sequence[float] = ()) -> Decis
     (see `LearningReader`): when one board fits by LIKELIER_BY better than
     every other, the guess is the cell safest on it (the worst chance, then
     the mean, breaking ties), still sent with its worst chance. In sgt-mines
-    with digits of one colour both lost guesses of 240 games were a cell
-    certain on the reading the glyphs favoured and mined on the other.
+    with digits of one colour all three games lost in 270 were a guess the
+    reading the glyphs favoured would have ruled out (docs/vision.md).
     """
     every = [analyse(b) for b in boards]
-    analyses = [a for a in every if a.status == "ok" and a.layouts > 0]
+    analyses = [a for a in every if _fits(a)]
     if not analyses:
         return Decision("inconsistent", "no reading of the unsure tiles fits the board", (), False)
     total = sum(a.layouts for a in analyses)
@@ -453,4 +455,9 @@ def _likeliest(analyses: Sequence[Analysis], strain: Sequence[float]) -> Analysi
     best = analyses[order[0]]
     if strain[order[1]] - strain[order[0]] < LIKELIER_BY:
         return None
-    return best if best.status == "ok" and best.layouts > 0 else None
+    return best if _fits(best) else None
+
+
+def _fits(analysis: Analysis) -> bool:
+    """Whether some mine layout fits the board analysed."""
+    return analysis.status == "ok" and analysis.layouts > 0
