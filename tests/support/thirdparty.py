@@ -416,6 +416,11 @@ BATTERY: tuple[Variant, ...] = (
     _gnome(1500, 800),
     _gnome(900, 560),
     _gnome(1800, 1000),
+    # sizes where GTK lays the board in two steps far apart (10 columns of 37
+    # px and 20 of 36 at 1300x750): no even lattice holds the whole board
+    _gnome(1300, 750),
+    _gnome(1100, 650),
+    _gnome(950, 600),
     # gnome-mines in its two other tile themes (digits on plain tiles).
     _gnome(1200, 700, "default"),
     _gnome(1000, 560, "classic"),

@@ -31,6 +31,9 @@ class Spec:
     opened: int = 0  # cells opened in the top-left corner (a game under way)
     seed: int = 0
     at: tuple[int, int] = (40, 30)  # where the window goes on the desktop
+    # the first `wide` rows and columns a pixel bigger, as a toolkit lays out
+    # cells of a fractional size (GTK: 10 columns of 37 px, then 20 of 36)
+    wide: int = 0
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,9 @@ class Truth:
     cols: int
     origin: tuple[float, float]
     pitch: tuple[float, float]
+    # every cell box's edges (cols + 1, rows + 1), where the lines are uneven
+    xs: tuple[float, ...] | None = None
+    ys: tuple[float, ...] | None = None
 
 
 def _colour(rng: np.random.Generator) -> np.ndarray:
@@ -88,8 +94,8 @@ def render(spec: Spec, desktop: tuple[int, int] = (1920, 1080)) -> tuple[Image, 
     pitch = spec.tile + gap
     top_pad = 3 * spec.tile + 20 if spec.toolbar else 20
     x0, y0 = 20 + gap, top_pad + gap
-    h = y0 + spec.rows * pitch + 20
-    w = x0 + spec.cols * pitch + 20
+    h = y0 + spec.rows * pitch + spec.wide + 20
+    w = x0 + spec.cols * pitch + spec.wide + 20
     win = np.empty((h, w, 3))
     if spec.gradient:
         ramp = np.linspace(0.0, 1.0, h)[:, None, None]
@@ -106,13 +112,13 @@ def render(spec: Spec, desktop: tuple[int, int] = (1920, 1080)) -> tuple[Image, 
     alpha = 0.8 if spec.gradient else 1.0
     for r in range(spec.rows):
         for c in range(spec.cols):
-            ty, tx = y0 + r * pitch, x0 + c * pitch
-            cell = tile.copy()
-            if r * spec.cols + c < 0:
-                pass
+            ty, tx = y0 + r * pitch + min(r, spec.wide), x0 + c * pitch + min(c, spec.wide)
+            size = (spec.tile + (c < spec.wide), spec.tile + (r < spec.wide))
+            cell = tile if size == (spec.tile, spec.tile) else _stretch(tile, size)
+            cell = cell.copy()
             if spec.opened and r < spec.opened and c < spec.opened:
                 cell[:, :, :3] = opened_face
-                if (r + c) % 3 == 0:
+                if (r + c) % 3 == 0 and not spec.wide:
                     k = spec.tile // 3
                     cell[k : spec.tile - k, spec.tile // 2 - 1 : spec.tile // 2 + 2, :3] = (
                         0,
@@ -120,7 +126,7 @@ def render(spec: Spec, desktop: tuple[int, int] = (1920, 1080)) -> tuple[Image, 
                         200,
                     )
             a = cell[:, :, 3:4] * alpha
-            dst = win[ty : ty + spec.tile, tx : tx + spec.tile]
+            dst = win[ty : ty + size[1], tx : tx + size[0]]
             dst[:] = dst * (1 - a) + cell[:, :, :3] * a
     if spec.toolbar:
         # buttons like tiles but wider and spaced otherwise, plus a counter
@@ -146,4 +152,24 @@ def render(spec: Spec, desktop: tuple[int, int] = (1920, 1080)) -> tuple[Image, 
     out[spec.at[1] : spec.at[1] + img.shape[0], spec.at[0] : spec.at[0] + img.shape[1]] = img
     s = spec.scale
     origin = (spec.at[0] + s * (x0 - gap / 2), spec.at[1] + s * (y0 - gap / 2))
-    return out, Truth(spec.rows, spec.cols, origin, (s * pitch, s * pitch))
+    if not spec.wide:
+        return out, Truth(spec.rows, spec.cols, origin, (s * pitch, s * pitch))
+
+    def lines(o: float, n: int) -> tuple[float, ...]:
+        return tuple(o + s * (k * pitch + min(k, spec.wide)) for k in range(n + 1))
+
+    xs, ys = lines(origin[0], spec.cols), lines(origin[1], spec.rows)
+    mean = ((xs[-1] - xs[0]) / spec.cols, (ys[-1] - ys[0]) / spec.rows)
+    return out, Truth(spec.rows, spec.cols, origin, mean, xs, ys)
+
+
+def _stretch(tile: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The tile at (width, height): its middle row and column drawn twice, bevels kept."""
+    out = tile
+    if size[0] > tile.shape[1]:
+        m = tile.shape[1] // 2
+        out = np.concatenate([out[:, : m + 1], out[:, m:]], axis=1)
+    if size[1] > tile.shape[0]:
+        m = tile.shape[0] // 2
+        out = np.concatenate([out[: m + 1], out[m:]], axis=0)
+    return out

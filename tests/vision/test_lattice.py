@@ -126,3 +126,28 @@ def test_battery_corpus_sgt_palettes_and_web_found_exactly() -> None:
             lo = t["origin"][axis] - t["gap"][axis] - 0.25
             assert lo <= lat.origin[axis] <= t["origin"][axis] + 0.25, (j.stem, lat.origin)
             assert lat.pitch[axis] == pytest.approx(t["pitch"][axis], abs=0.05), j.stem
+
+
+# boards laid in two steps of cell size, the first 10 (or 8) rows and columns a
+# pixel bigger: the lattice of either pitch drifts off the other part
+UNEVEN = [
+    Spec(rows=16, cols=30, tile=33, gap=3, style="bevel", wide=10, seed=5),
+    Spec(rows=16, cols=30, tile=21, gap=3, style="rounded", wide=10, seed=6),
+    Spec(rows=16, cols=30, tile=25, gap=0, style="bevel", wide=8, seed=7),
+]
+
+
+@pytest.mark.parametrize("spec", UNEVEN, ids=lambda s: f"{s.style}-{s.tile}-wide{s.wide}")
+def test_a_board_laid_in_two_steps_of_cell_size_is_found_whole(spec: Spec) -> None:
+    img, truth = render(spec)
+    assert truth.xs is not None and truth.ys is not None
+    lat = find_lattice(img)
+    assert (lat.rows, lat.cols) == (truth.rows, truth.cols)
+    prof = calibrate(img, mines=99)
+    assert (prof.rows, prof.cols) == (truth.rows, truth.cols)
+    # every line on its own gap (the truth is the gap's middle; a box may start
+    # anywhere across it), and all of them cut alike: within a pixel of each other
+    for got, true in zip(prof.grid.edges(), (truth.xs, truth.ys), strict=True):
+        off = [a - b for a, b in zip(got, true, strict=True)]
+        assert max(abs(d) for d in off) <= spec.gap / 2 + 0.25, off
+        assert max(off) - min(off) <= 1.0, off

@@ -186,9 +186,9 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
     top = np.where(mask_i, dist_i, -np.inf).reshape(n, -1).max(axis=1)
     half = 0.5 * thr
     scale = np.maximum(1.0, top - half)
-    weight = np.clip(
-        (dist_i - half[:, None, None]) / scale[:, None, None], 0.0, 1.0
-    ).astype(np.float32)
+    weight = np.clip((dist_i - half[:, None, None]) / scale[:, None, None], 0.0, 1.0).astype(
+        np.float32
+    )
     ys, xs = np.mgrid[0:ih, 0:iw]
     total = weight.reshape(n, -1).sum(axis=1)
     sum_x = (weight * xs).reshape(n, -1).sum(axis=1)

@@ -110,7 +110,14 @@ def find_grid(image: Image) -> Grid:
     except CalibrationError:
         # a game under way (few blank cells left): the flat faces may still show it
         return _uneven(rgb, _face_grid(rgb))
-    return _uneven(rgb, Grid(origin=lat.origin, pitch=lat.pitch, rows=lat.rows, cols=lat.cols))
+    return _uneven(rgb, _lattice_grid(lat))
+
+
+def _lattice_grid(lat: Lattice) -> Grid:
+    """The lattice's board, with the lines a toolkit laid off the even lattice where it has them."""
+    return Grid(
+        origin=lat.origin, pitch=lat.pitch, rows=lat.rows, cols=lat.cols, xs=lat.xs, ys=lat.ys
+    )
 
 
 def _uneven(rgb: Image, grid: Grid) -> Grid:
@@ -366,7 +373,7 @@ def calibrate(
     except CalibrationError:
         faces = None
     if lat is not None:
-        grid = Grid(origin=lat.origin, pitch=lat.pitch, rows=lat.rows, cols=lat.cols)
+        grid = _lattice_grid(lat)
         if (
             faces is not None
             and faces.rows * faces.cols > grid.rows * grid.cols
@@ -374,6 +381,10 @@ def calibrate(
             and not _whole_blank_board(lat, faces, mines)
         ):
             grid, lat = faces, None  # blank cells are only part of a board under way
+        elif lat.xs is not None or lat.ys is not None:
+            # grown by lines laid off the lattice: found again below on the
+            # board cut onto an even lattice, as any unevenly laid board
+            lat = None
     elif faces is not None and missing is not None:
         grid = faces
     else:

@@ -78,6 +78,12 @@ class Lattice:
     cols: int
     unlike: tuple[tuple[int, int], ...]  # (row, col) of cells unlike the blank cell
     similarity: float  # median normalised correlation of the board's cells with its typical cell
+    # each line's own edge, where the board goes on beyond the even lattice on
+    # lines a toolkit laid a pixel or more off it (see _grow_uneven); origin
+    # and pitch are then the straight line through them
+    xs: tuple[float, ...] | None = None
+    ys: tuple[float, ...] | None = None
+    grown: int = 0  # rows and columns added on lines off the even lattice
 
 
 def _edges(rgb: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -693,7 +699,7 @@ def _board_at(
     )
     areas = stats[1:, cv2.CC_STAT_AREA]
     main = 1 + int(np.argmax(areas))
-    others = int((areas >= max(16, 0.25 * areas.max())).sum()) - 1
+    big = [1 + j for j in np.nonzero(areas >= max(16, 0.25 * areas.max()))[0] if 1 + j != main]
     rect = _largest_rectangle(alike & (lab == main))
     if rect[2] < 2 or rect[3] < 2 or rect[2] * rect[3] < _MIN_CELLS:
         return None
@@ -768,6 +774,21 @@ def _board_at(
         plain = _cut(rgb, start, pitch, bh, bw)
         if len(plain.unlike) < len(lat.unlike):
             lat = plain
+    lat = _grow_uneven(rgb, ex, ey, lat)
+    # a block of alike cells that the board grown on its own lines takes in is
+    # part of it, cut off on the even lattice where the lines drift off it
+    board = _box(lat)
+    others = 0
+    for j in big:
+        x, y, bw_, bh_ = (int(v) for v in stats[j, :4])
+        blk = (
+            ox + x * pitch[0],
+            oy + y * pitch[1],
+            ox + (x + bw_) * pitch[0],
+            oy + (y + bh_) * pitch[1],
+        )
+        if _box_overlap(blk, board) < 0.5 * (blk[2] - blk[0]) * (blk[3] - blk[1]):
+            others += 1
     return lat, others
 
 
@@ -902,7 +923,11 @@ def find_lattice(image: Image) -> Lattice:
     # block lattice that also takes in the window around the board has more
     # area, but of cells unlike the rest)
     most = max(_blank_area(g[0]) for g in found)
-    best = min((g for g in found if _blank_area(g[0]) >= 0.9 * most), key=_pitch_of)
+    covering = [g for g in found if _blank_area(g[0]) >= 0.9 * most]
+    finest = min(_pitch_of(g) for g in covering)
+    # at the finest pitch, the board the lattice itself holds most of: lines
+    # grown off it (_grow_uneven) from a sliver of the board carry its error
+    best = min((g for g in covering if _pitch_of(g) <= 1.05 * finest), key=lambda g: g[0].grown)
     lat, others = best
     # a blank board of another pitch elsewhere in the picture is a second
     # board (two games side by side at different tile sizes); a strip of
@@ -933,9 +958,10 @@ def _at_own_pitch(
     """
     lat = got[0]
     again = _board_at(rgb, ex, ey, lat.pitch, fine)
+    # as many cells, and fewer of them on lines grown off the lattice, is better too
     if (
         again is not None
-        and _cells_of(again) > _cells_of(got)
+        and (_cells_of(again), -again[0].grown) > (_cells_of(got), -lat.grown)
         and len(again[0].unlike) <= len(lat.unlike)
     ):
         return again
@@ -1002,7 +1028,14 @@ def _blank_area(lat: Lattice) -> float:
 
 
 def _area(lat: Lattice) -> float:
-    return lat.rows * lat.pitch[1] * lat.cols * lat.pitch[0]
+    x0, y0, x1, y1 = _box(lat)
+    return (x1 - x0) * (y1 - y0)
+
+
+def _box(lat: Lattice) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of the board's cells."""
+    xs, ys = _lines(lat)
+    return xs[0], ys[0], xs[-1], ys[-1]
 
 
 def _second_board(other: Lattice, lat: Lattice) -> bool:
@@ -1019,11 +1052,16 @@ def _second_board(other: Lattice, lat: Lattice) -> bool:
 
 def _overlap(a: Lattice, b: Lattice) -> float:
     """Area in pixels shared by the boxes of two boards."""
+    return _box_overlap(_box(a), _box(b))
+
+
+def _box_overlap(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> float:
+    """Area shared by two (left, top, right, bottom) boxes."""
     ov = 1.0
-    for i, n_a, n_b in ((0, a.cols, b.cols), (1, a.rows, b.rows)):
-        lo = max(a.origin[i], b.origin[i])
-        hi = min(a.origin[i] + n_a * a.pitch[i], b.origin[i] + n_b * b.pitch[i])
-        ov *= max(0.0, hi - lo)
+    for i in (0, 1):
+        ov *= max(0.0, min(a[i + 2], b[i + 2]) - max(a[i], b[i]))
     return ov
 
 
@@ -1031,9 +1069,9 @@ def _other_boards(
     rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], lat: Lattice
 ) -> int:
     """1 if a second board of this pitch shows once the first is blanked out (at any phase)."""
-    (ox, oy), (px, py) = lat.origin, lat.pitch
-    x0, y0 = max(0, int(ox - px)), max(0, int(oy - py))
-    x1, y1 = int(ox + (lat.cols + 1) * px) + 1, int(oy + (lat.rows + 1) * py) + 1
+    (px, py), (left, top, right, bottom) = lat.pitch, _box(lat)
+    x0, y0 = max(0, int(left - px)), max(0, int(top - py))
+    x1, y1 = int(right + px) + 1, int(bottom + py) + 1
     rest = rgb.copy()
     rest[y0:y1, x0:x1] = np.median(rgb[y0:y1, x0:x1].reshape(-1, 3), axis=0).astype(np.uint8)
     ex2, ey2 = ex.copy(), ey.copy()
@@ -1054,9 +1092,9 @@ def _other_boards(
 
 def _edge_density(ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], lat: Lattice) -> float:
     """Mean edge strength over the board's box."""
-    (ox, oy), (px, py) = lat.origin, lat.pitch
-    x0, y0 = max(0, int(ox)), max(0, int(oy))
-    x1, y1 = int(ox + lat.cols * px), int(oy + lat.rows * py)
+    left, top, right, bottom = _box(lat)
+    x0, y0 = max(0, int(left)), max(0, int(top))
+    x1, y1 = int(right), int(bottom)
     if x1 <= x0 or y1 <= y0:
         return 0.0
     return float(ex[y0:y1, x0:x1].mean() + ey[y0:y1, x0:x1].mean())
@@ -1233,3 +1271,177 @@ def _snap(tmpl: F, u: F, p: float, grey_at: Callable[[F], F]) -> float:
             if diff <= 0.35 * max(float(np.ptp(g)), 1e-6):
                 b = mid
     return b
+
+
+# A line laid off the even lattice by up to this share of the pitch is looked
+# for beyond the board (GTK at 1300x750: a 30-column board laid as 10 columns
+# of 37 px and 20 of 36, the lattice at 36 px drifting 10 px off the first).
+_GROW_REACH = 0.15
+# A row or column beyond the board is the board's when this share of its cells
+# look like the board's blank cells (a header or a toolbar has fewer).
+_GROW_UNEVEN = 0.8
+# The board's blank cell is learned from at most this many of its cells.
+_GROW_SAMPLE = 64
+
+
+def _grow_uneven(
+    rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], lat: Lattice
+) -> Lattice:
+    """The board grown by every row or column of blank cells just beyond it on its own line.
+
+    A toolkit that rounds each cell to whole pixels lays a board out in
+    steps of two sizes: the lattice of one pitch then holds only the part
+    laid at that step, and the rows and columns beyond it drift off it by a
+    pixel more each. Beside each side of the board the next line is looked
+    for within _GROW_REACH of a pitch of where the outer cell's own size
+    puts it, where the edges across the board's lines line up with theirs;
+    the row or column is the board's when nearly all of it is alike the
+    board's blank cell in shape (correlation, contrast) and colour. Cells
+    are compared whole (a flat face's only marks are its bevel and the gap
+    to the next cell) but for the side facing away from the board, where a
+    frame may show. The lattice comes back as it was when nothing grows,
+    else with every line's own edge (xs, ys) and the new cells that are not
+    alike among `unlike`.
+    """
+    import cv2
+
+    xs, ys = (list(e) for e in _lines(lat))
+    k = max(1, round(min(lat.pitch) / _N))
+    src = cv2.blur(rgb, (k, k)) if k > 1 else rgb
+    ring = _N // 8
+    keep = {
+        "top": (slice(ring, _N), slice(0, _N)),
+        "bottom": (slice(0, _N - ring), slice(0, _N)),
+        "left": (slice(0, _N), slice(ring, _N)),
+        "right": (slice(0, _N), slice(0, _N - ring)),
+    }
+
+    def cells(boxes: list[tuple[float, float, float, float]], side: str) -> npt.NDArray[np.float32]:
+        out = []
+        for x0, x1, y0, y1 in boxes:
+            sx, sy = _N / (x1 - x0), _N / (y1 - y0)
+            m = np.array(
+                [[sx, 0.0, (0.5 - x0) * sx - 0.5], [0.0, sy, (0.5 - y0) * sy - 0.5]], np.float64
+            )
+            img = cv2.warpAffine(src, m, (_N, _N), flags=cv2.INTER_LINEAR)
+            out.append(np.asarray(img, np.float32)[keep[side]].reshape(-1, 3))
+        return np.stack(out)
+
+    skip = set(lat.unlike)
+    blank = [
+        (xs[c], xs[c + 1], ys[r], ys[r + 1])
+        for r in range(lat.rows)
+        for c in range(lat.cols)
+        if (r, c) not in skip
+    ]
+    if len(blank) < _MIN_CELLS:
+        return lat
+    blank = blank[:: max(1, len(blank) // _GROW_SAMPLE)]
+    refs = {}
+    for side in keep:
+        px = cells(blank, side)
+        colour = np.median(px.mean(axis=1), axis=0)
+        zero = (px - px.mean(axis=1)[:, None, :]).reshape(len(px), -1)
+        ref = np.median(zero, axis=0)
+        ref_norm = float(np.sqrt((ref * ref).sum()))
+        typical = float(np.median(np.sqrt((zero * zero).sum(axis=1))))
+        if min(ref_norm, typical) < 3.0 * np.sqrt(zero.shape[1]):
+            return lat  # flat cells: no shape to align a shifted line on
+        refs[side] = (ref, ref_norm, typical, colour)
+
+    def alike(boxes: list[tuple[float, float, float, float]], side: str) -> npt.NDArray[np.bool_]:
+        """Which cells of a strip look like the board's blank cell."""
+        ref, ref_norm, typical, colour = refs[side]
+        px = cells(boxes, side)
+        z = (px - px.mean(axis=1)[:, None, :]).reshape(len(px), -1)
+        norm = np.sqrt((z * z).sum(axis=1))
+        ncc = (z @ ref) / np.maximum(norm, 1e-3) / ref_norm
+        contrast = norm / typical
+        same = np.abs(px.mean(axis=1) - colour).max(axis=1) <= 24
+        out: npt.NDArray[np.bool_] = (
+            (ncc >= _NCC_ALIKE) & (contrast > 0.6) & (contrast < 1.6) & same
+        )
+        return out
+
+    profiles: dict[tuple[bool, int, int], F] = {}
+
+    def next_line(edges: list[float], at_start: bool, along_x: bool) -> float | None:
+        """Where the strip beyond one end ends: the outer cell's size give or take
+        _GROW_REACH, at the shift where the edges across the board's lines line up
+        with theirs (a cell's edges, not what it looks like inside)."""
+        # the edges summed across the board: the same until the board grows across
+        span = ys if along_x else xs
+        key = (along_x, max(0, int(span[0])), int(np.ceil(span[-1])))
+        if key not in profiles:
+            a, b = key[1:]
+            e = ex[a:b].sum(axis=0) if along_x else ey[:, a:b].sum(axis=1)
+            profiles[key] = np.asarray(e, np.float64)
+        prof = profiles[key]
+        step = edges[1] - edges[0] if at_start else edges[-1] - edges[-2]
+        pitch = (edges[-1] - edges[0]) / (len(edges) - 1)
+        pos = np.arange(len(prof), dtype=np.float64)
+        u = np.arange(-pitch / 2, pitch / 2, 0.25)
+        inner = edges[1:-1] if len(edges) > 2 else edges
+        tmpl = np.mean([np.interp(e + u, pos, prof, 0.0, 0.0) for e in inner], axis=0)
+        if float(tmpl.max()) < _WEAK_FOLD * max(float(tmpl.mean()), 1e-9):
+            return None  # cells with no edge of their own (a seamless texture): no line to find
+        reach = max(1.0, _GROW_REACH * step)
+        d = np.arange(-reach, reach + 1e-9, 0.25)
+        far = edges[0] - step - d if at_start else edges[-1] + step + d
+        far = far[(far >= 0) & (far <= len(prof) - 1)]
+        if len(far) == 0:
+            return None
+        sc = np.interp(far[:, None] + u[None, :], pos, prof, 0.0, 0.0) @ tmpl
+        i = int(np.argmax(sc))
+        return None if sc[i] <= 0 else float(far[i])
+
+    unlike = set(lat.unlike)
+    grown = False
+    changed = True
+    while changed:
+        changed = False
+        for side in ("top", "bottom", "left", "right"):
+            along_x = side in ("left", "right")
+            at_start = side in ("top", "left")
+            edges = xs if along_x else ys
+            far = next_line(edges, at_start, along_x)
+            if far is None:
+                continue
+            lo, hi = (far, edges[0]) if at_start else (edges[-1], far)
+            if along_x:
+                boxes = [(lo, hi, ys[r], ys[r + 1]) for r in range(len(ys) - 1)]
+            else:
+                boxes = [(xs[c], xs[c + 1], lo, hi) for c in range(len(xs) - 1)]
+            ok = alike(boxes, side)
+            if ok.mean() < _GROW_UNEVEN:
+                continue
+            # the new strip's index: 0 at the start (every cell after it moves on one)
+            at = 0 if at_start else len(edges) - 1
+            if at_start:
+                edges.insert(0, far)
+                unlike = {(r + (not along_x), c + along_x) for r, c in unlike}
+            else:
+                edges.append(far)
+            unlike |= {(i, at) if along_x else (at, i) for i in np.nonzero(~ok)[0].tolist()}
+            grown = changed = True
+    if not grown:
+        return lat
+    (ox, step_x), (oy, step_y) = line_of(tuple(xs)), line_of(tuple(ys))
+    return Lattice(
+        origin=(ox, oy),
+        pitch=(step_x, step_y),
+        rows=len(ys) - 1,
+        cols=len(xs) - 1,
+        unlike=tuple(sorted(unlike)),
+        similarity=lat.similarity,
+        xs=tuple(xs),
+        ys=tuple(ys),
+        grown=len(xs) + len(ys) - lat.cols - lat.rows - 2,
+    )
+
+
+def _lines(lat: Lattice) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Every line of the board (cols + 1 along x, rows + 1 along y)."""
+    xs = lat.xs or tuple(lat.origin[0] + k * lat.pitch[0] for k in range(lat.cols + 1))
+    ys = lat.ys or tuple(lat.origin[1] + k * lat.pitch[1] for k in range(lat.rows + 1))
+    return xs, ys
