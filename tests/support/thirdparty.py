@@ -429,6 +429,9 @@ BATTERY: tuple[Variant, ...] = (
     _mg("Standard", 24, 16, 16, 40),
     _mg("Textured", 20, 16, 16, 40),
     _mg("Textured", 32, 9, 9, 10),
+    # grass at 26 px: on a whole black screen the combs' strong pairs are
+    # multiples and near-misses of it
+    _mg("Textured", 26, 9, 9, 10),
     _mg("Dark", 20, 16, 16, 40, numbers="Dark"),
     _mg("Dark", 16, 30, 16, 99, numbers="Dark"),
     _mg("Butterfly", 24, 16, 12, 30),

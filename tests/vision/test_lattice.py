@@ -151,3 +151,16 @@ def test_a_board_laid_in_two_steps_of_cell_size_is_found_whole(spec: Spec) -> No
         off = [a - b for a, b in zip(got, true, strict=True)]
         assert max(abs(d) for d in off) <= spec.gap / 2 + 0.25, off
         assert max(off) - min(off) <= 1.0, off
+
+
+def test_a_textured_board_small_on_a_whole_screen_is_found() -> None:
+    # minegauler's grass buttons at 26 px, 9x9, grabbed with the whole screen:
+    # the combs are drowned (their best pairs are multiples and near-misses),
+    # and a weak pair passed over among them must still be tried afterwards
+    window = read_png(BATTERY / "minegauler-textured-b26-9x9.png")
+    t = json.loads((BATTERY / "minegauler-textured-b26-9x9.json").read_text())
+    screen = np.zeros((1080, 1920, 3), np.uint8)  # a bare X screen is black
+    screen[: window.shape[0], : window.shape[1]] = window
+    lat = find_lattice(screen)
+    assert (lat.rows, lat.cols, lat.unlike) == (9, 9, ())
+    assert lat.pitch == pytest.approx(t["pitch"], abs=0.05)

@@ -858,11 +858,13 @@ def find_lattice(image: Image) -> Lattice:
         key=lambda t: -t[2],
     )[:4]
     found: list[tuple[Lattice, int]] = []
+    tried: set[tuple[int, int]] = set()
     for i, (px, py, sc) in enumerate(pairs):
         # beyond the two best, only a lattice nearly as strong: a second
         # board of another tile size, not a harmonic of the first
         if i >= 2 and sc < 0.5 * pairs[0][2]:
             break
+        tried.add((round(2 * px), round(2 * py)))
         got = _board_at(rgb, ex, ey, (px, py), fine)
         sharp = (_harmonic_pitch(ac_x, px), _harmonic_pitch(ac_y, py))
         if max(abs(sharp[0] - px), abs(sharp[1] - py)) > 0.01:
@@ -874,8 +876,8 @@ def find_lattice(image: Image) -> Lattice:
         if got is not None:
             found.append(_at_own_pitch(rgb, ex, ey, got, fine))
     if not found:
-        # only when the strong combs hold no board: each try costs a pass
-        tried = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
+        # only when the strong combs hold no board: each try costs a pass (a
+        # weak pair passed over above is still a candidate here)
         # A board drawn at whole pixels repeats its cells' pixels exactly: the
         # first candidate where a picture behind the board drowns the combs
         # (kmines' garden behind a 9x9 board of grass)
