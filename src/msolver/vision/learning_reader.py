@@ -764,13 +764,18 @@ class LearningReader:
         return self._still_memo.get(raw, ask, lambda got, at, _k: self._still_now(got, at))
 
     def _opened_looks(self, patches: F32 | Image, ask: list[int]) -> F32 | None:
-        """Whole patches of looks known to be opened cells, for `_still_now`: the named
-        looks without ink (a 0, say), and the patches of the last batch's cells that
-        no longer show their blank look (what a click opened, this frame)."""
+        """Whole patches of looks known to be opened cells, for `_still_now`: the
+        looks without ink (a 0, say), named or not yet (a look is made only from a
+        cell that opened), and the patches of the last batch's cells that no
+        longer show their blank look (what a click opened, this frame). A Tk 0
+        read opened on the frame its click showed must not read unopened on the
+        next, before the rules have named its look."""
         refs = [
             look.patch
             for look in self.looks
-            if look.content.ink is None and look.state is not None and look.patch is not None
+            if look.content.ink is None
+            and (look.state is None or look.state >= 0)
+            and look.patch is not None
         ]
         at = {c: k for k, c in enumerate(ask)}
         for cell in sorted(self._batch):

@@ -1,0 +1,36 @@
+"""An opened 0 that differs from its blank look only in its bevel stays opened.
+
+A stock Tk button drawn sunken (opened) instead of raised changes only its
+bevel, which a cell's cut can leave on two touching edges, the way a sliver
+of an opened neighbour shows (`LearningReader._still_now`). Recorded: the Tk
+clone's 0 at (0, 0) read opened on the frame its click showed, and unopened
+on the next (its look not named yet, its click no longer the last batch):
+"opened cells changed their look", and the player stopped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from msolver.core.board import UNKNOWN
+from msolver.core.clock import FakeClock
+from msolver.play.readers import reader_for
+from msolver.play.record import reread
+from msolver.vision.profile import load_profile
+
+RECORDING = Path(__file__).resolve().parents[2] / "screenshots" / "recordings" / "tk-c22-xp-16x16"
+
+
+def test_a_sunken_zero_read_opened_stays_opened_on_the_next_frame() -> None:
+    profile = load_profile(RECORDING / "profile.json")
+    clock = FakeClock()
+    reader = reader_for(profile, clock=clock)
+    readings = [reading for _item, reading in reread(RECORDING, reader, clock.advance)]
+    assert len(readings) == 4
+    for reading in readings:
+        assert not reading.problem
+    # (0, 0) opened by the second click: a 0 in every reading the board allows
+    for reading in readings[2:]:
+        for board in reading.alternatives or (reading.board,):
+            assert board.cells[0] == 0
+    assert readings[3].board.cells[3] != UNKNOWN  # the 2 the last click opened
