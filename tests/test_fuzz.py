@@ -102,7 +102,9 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     import msolver.vision.dryrun as dryrun
     from msolver.vision.image import write_png
 
-    monkeypatch.setattr(bench, "run", _reached)
+    # Every bench command plays its games through `stream`: stopping there
+    # stops them all (patching `run` alone let `tally` play real games).
+    monkeypatch.setattr(bench, "stream", _reached)
     monkeypatch.setattr(dryrun, "run_dryrun", _reached)
     monkeypatch.setattr(flood_app, "bench_boards", _reached)
     monkeypatch.setattr(flood_app, "solve", _reached)
