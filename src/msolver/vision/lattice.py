@@ -1339,30 +1339,25 @@ def _grow_uneven(
     if len(blank) < _MIN_CELLS:
         return lat
     blank = blank[:: max(1, len(blank) // _GROW_SAMPLE)]
-    refs = {}
+    # per side: the sampled board cells and their median colour
+    refs: dict[str, tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = {}
     for side in keep:
         px = cells(blank, side)
-        colour = np.median(px.mean(axis=1), axis=0)
-        zero = (px - px.mean(axis=1)[:, None, :]).reshape(len(px), -1)
-        ref = np.median(zero, axis=0)
-        ref_norm = float(np.sqrt((ref * ref).sum()))
-        typical = float(np.median(np.sqrt((zero * zero).sum(axis=1))))
-        if min(ref_norm, typical) < 3.0 * np.sqrt(zero.shape[1]):
+        if not _alike_to(
+            px.reshape(1, len(px), -1), np.ones((1, len(px)), bool), flat_ok=False
+        ).any():
             return lat  # flat cells: no shape to align a shifted line on
-        refs[side] = (ref, ref_norm, typical, colour)
+        refs[side] = (px, np.median(px.mean(axis=1), axis=0))
 
     def alike(boxes: list[tuple[float, float, float, float]], side: str) -> npt.NDArray[np.bool_]:
-        """Which cells of a strip look like the board's blank cell."""
-        ref, ref_norm, typical, colour = refs[side]
+        """Which cells of a strip look like the board's blank cell, in shape and in colour."""
+        board, colour = refs[side]
         px = cells(boxes, side)
-        z = (px - px.mean(axis=1)[:, None, :]).reshape(len(px), -1)
-        norm = np.sqrt((z * z).sum(axis=1))
-        ncc = (z @ ref) / np.maximum(norm, 1e-3) / ref_norm
-        contrast = norm / typical
+        both = np.concatenate([board, px])
+        twins = np.arange(len(both)) < len(board)
+        shape = _alike_to(both.reshape(1, len(both), -1), twins[None], flat_ok=False)[0]
         same = np.abs(px.mean(axis=1) - colour).max(axis=1) <= 24
-        out: npt.NDArray[np.bool_] = (
-            (ncc >= _NCC_ALIKE) & (contrast > 0.6) & (contrast < 1.6) & same
-        )
+        out: npt.NDArray[np.bool_] = shape[len(board) :] & same
         return out
 
     profiles: dict[tuple[bool, int, int], F] = {}
