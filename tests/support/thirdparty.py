@@ -321,7 +321,9 @@ def _tk(
     dialog: bool = False,
     first_click: str = "safe",
 ) -> Variant:
-    size = {"image": f"c{cell}", "text": "text", "checker": f"checker{cell}"}[style]
+    size = {"image": f"c{cell}", "text": "text", "stock": "stock", "checker": f"checker{cell}"}[
+        style
+    ]
     xp = "-xp" if first_click == "xp" else ""
     return Variant(
         name=f"tk-{size}{'-dialog' if dialog else ''}{xp}-{cols}x{rows}",
@@ -472,6 +474,9 @@ BATTERY: tuple[Variant, ...] = (
         for t in ("default", "classic", "graveyard-mayhem", "green")
         for lv in KMINES_LEVELS
     ),
+    # Stock Tk buttons sized in text units as many clones size them (4
+    # characters by 2 lines, Tk's own padding): oblong cells.
+    _tk("stock", 0, 16, 16, 40),
 )
 
 # Harder looks, for `bench_battery --game` only (no corpus shots, not live in

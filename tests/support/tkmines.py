@@ -10,11 +10,13 @@ label above the board, F2 for a new game, the first click always safe
 (`--first-click xp`: made safe as Windows XP did, its mine moved to the
 top-left-most free cell).
 `--style text` sizes the buttons in text units (cells taller than wide, as
-`Button(width=2)` gives); `--style checker` draws the look of Google's
-Minesweeper and its many web clones instead: flat cells with no border at
-all, unopened ones in two greens and opened ones in two tans, alternating as
-a checkerboard, bold digits; `--dialog` shows a message box over the window
-when a game ends, as many clones do.
+`Button(width=2)` gives); `--style stock` as many clones do, 4 characters by
+2 lines with Tk's own padding (cells about half as wide again as tall);
+`--style checker` draws the look of Google's Minesweeper and its many web
+clones instead: flat cells with no border at all, unopened ones in two
+greens and opened ones in two tans, alternating as a checkerboard, bold
+digits; `--dialog` shows a message box over the window when a game ends, as
+many clones do.
 
 The state file (--state) gets one JSON line per event, for the harness only:
 {"game": N, "event": "start"|"laid"|"won"|"lost", "mines": [...]} and, once
@@ -84,17 +86,32 @@ class TkMines:
             r, c = divmod(i, self.cols)
             if args.style == "text":
                 b = tk.Button(board, width=2, height=1, padx=0, pady=0)
+            elif args.style == "stock":
+                b = tk.Button(board, width=4, height=2)
             elif args.style == "checker":
                 b = tk.Button(
-                    board, image=self.pixel, compound="center", width=args.cell,
-                    height=args.cell, padx=0, pady=0, bd=0, relief="flat",
-                    highlightthickness=0, font=("DejaVu Sans", max(8, args.cell // 2), "bold"),
+                    board,
+                    image=self.pixel,
+                    compound="center",
+                    width=args.cell,
+                    height=args.cell,
+                    padx=0,
+                    pady=0,
+                    bd=0,
+                    relief="flat",
+                    highlightthickness=0,
+                    font=("DejaVu Sans", max(8, args.cell // 2), "bold"),
                 )
             else:
                 # a 1 px image makes width/height count pixels: square cells
                 size = args.cell
                 b = tk.Button(
-                    board, image=self.pixel, compound="center", width=size, height=size, padx=0,
+                    board,
+                    image=self.pixel,
+                    compound="center",
+                    width=size,
+                    height=size,
+                    padx=0,
                     pady=0,
                 )
             b.grid(row=r, column=c)
@@ -228,7 +245,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rows", type=int, default=9)
     ap.add_argument("--mines", type=int, default=10)
     ap.add_argument("--cell", type=int, default=22, help="button size in px (--style image)")
-    ap.add_argument("--style", choices=("image", "text", "checker"), default="image")
+    ap.add_argument("--style", choices=("image", "text", "stock", "checker"), default="image")
     ap.add_argument("--dialog", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument(

@@ -34,6 +34,10 @@ class Spec:
     # the first `wide` rows and columns a pixel bigger, as a toolkit lays out
     # cells of a fractional size (GTK: 10 columns of 37 px, then 20 of 36)
     wide: int = 0
+    # cells this many times wider than tall (buttons sized in text units, a
+    # page's CSS): the picture enlarged by this along x (or by its inverse
+    # along y, below 1), never shrunk, so that no cell is aliased
+    stretch: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -140,20 +144,20 @@ def render(spec: Spec, desktop: tuple[int, int] = (1920, 1080)) -> tuple[Image, 
             dst[:] = dst * (1 - a) + sub[:, :, :3] * a
         win[12 : 12 + spec.tile - 4, w - 80 : w - 30] = (20, 20, 20)
     img = np.clip(np.round(win), 0, 255).astype(np.uint8)
-    if spec.scale != 1.0:
+    s = spec.scale
+    sx, sy = s * max(spec.stretch, 1.0), s / min(spec.stretch, 1.0)
+    if (sx, sy) != (1.0, 1.0):
         interp = cv2.INTER_AREA if spec.area else cv2.INTER_LINEAR
-        img = np.asarray(
-            cv2.resize(img, None, fx=spec.scale, fy=spec.scale, interpolation=interp), np.uint8
-        )
+        img = np.asarray(cv2.resize(img, None, fx=sx, fy=sy, interpolation=interp), np.uint8)
     dw = max(desktop[0], spec.at[0] + img.shape[1] + 10)
     dh = max(desktop[1], spec.at[1] + img.shape[0] + 10)
     out = np.empty((dh, dw, 3), np.uint8)
     out[:] = (48, 64, 96)
     out[spec.at[1] : spec.at[1] + img.shape[0], spec.at[0] : spec.at[0] + img.shape[1]] = img
-    s = spec.scale
-    origin = (spec.at[0] + s * (x0 - gap / 2), spec.at[1] + s * (y0 - gap / 2))
+    origin = (spec.at[0] + sx * (x0 - gap / 2), spec.at[1] + sy * (y0 - gap / 2))
     if not spec.wide:
-        return out, Truth(spec.rows, spec.cols, origin, (s * pitch, s * pitch))
+        return out, Truth(spec.rows, spec.cols, origin, (sx * pitch, sy * pitch))
+    assert spec.stretch == 1.0, "uneven lines are drawn square"
 
     def lines(o: float, n: int) -> tuple[float, ...]:
         return tuple(o + s * (k * pitch + min(k, spec.wide)) for k in range(n + 1))

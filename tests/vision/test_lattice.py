@@ -153,6 +153,45 @@ def test_a_board_laid_in_two_steps_of_cell_size_is_found_whole(spec: Spec) -> No
         assert max(off) - min(off) <= 1.0, off
 
 
+OBLONG = [
+    Spec(rows=16, cols=16, tile=20, gap=2, style="bevel", stretch=1.4, seed=11),
+    Spec(rows=9, cols=9, tile=24, gap=1, style="rounded", stretch=1.7, seed=12),
+    Spec(rows=16, cols=30, tile=22, gap=0, style="lines", stretch=0.7, seed=13),
+    Spec(rows=16, cols=16, tile=18, gap=0, style="bevel", stretch=0.55, seed=14),
+]
+
+
+@pytest.mark.parametrize("spec", OBLONG, ids=lambda s: f"{s.style}-{s.tile}-x{s.stretch}")
+def test_a_board_of_oblong_cells_is_found(spec: Spec) -> None:
+    # cells wider than tall or taller than wide: no pair of pitches within 15%
+    # of each other holds the board, and blocks of cells must not stand for it
+    img, truth = render(spec)
+    lat = find_lattice(img)
+    assert (lat.rows, lat.cols, lat.unlike) == (truth.rows, truth.cols, ())
+    assert lat.pitch == pytest.approx(truth.pitch, rel=0.01)
+    for got, true, pitch in zip(lat.origin, truth.origin, truth.pitch, strict=True):
+        assert abs(got - true) <= 0.1 * pitch, (lat.origin, truth.origin)
+
+
+@pytest.mark.parametrize("name", ["tk-stock-16x16", "xbomb-16x16", "kmines-classic-medium"])
+def test_a_board_flush_with_the_pictures_edge_is_found_whole(name: str) -> None:
+    # A window in the screen's corner (a Tk clone from PyPI came up so) or a
+    # screenshot cut to the board: its first cells start at the picture's
+    # edge, their outer line on it or just past it.
+    t = json.loads((BATTERY / f"{name}.json").read_text())
+    window = read_png(BATTERY / f"{name}.png")
+    (ox, oy), (gx, gy) = t["origin"], t["gap"]
+    x, y = round(ox - gx / 2), round(oy - gy / 2)
+    prof = calibrate(np.ascontiguousarray(window[y:, x:]), mines=t["mines"])
+    assert (prof.rows, prof.cols) == (t["rows"], t["cols"])
+    # every line where the truth puts it (anywhere across its gap), the first
+    # on the picture's edge at the latest where the face starts there
+    for got, o, p, g in zip(prof.grid.edges(), (ox - x, oy - y), t["pitch"], (gx, gy), strict=True):
+        assert got[0] >= 0.0
+        for k, e in enumerate(got):
+            assert o + k * p - g - 1.0 <= e <= o + k * p + 1.0, (k, e, o + k * p)
+
+
 def test_a_textured_board_small_on_a_whole_screen_is_found() -> None:
     # minegauler's grass buttons at 26 px, 9x9, grabbed with the whole screen:
     # the combs are drowned (their best pairs are multiples and near-misses),

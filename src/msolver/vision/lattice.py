@@ -8,7 +8,8 @@ edges repeat every pitch along x and y. The finder works in four steps:
    autocorrelated over all rows; a comb fit (peaks at k*p against the
    troughs at (k+-1/2)*p) scores each candidate pitch, which rejects both
    multiples and fractions of the true one. The same along y; cells are
-   square, so only pitch pairs that agree within 15% are tried.
+   mostly square, so pitch pairs that agree within 15% are tried first, and
+   oblong ones (up to twice as long one way) only when none holds a board.
 2. Phase. Edges that repeat one pitch apart are folded modulo the pitch;
    the cells' boundary is the strongest of them (halfway across a gap or
    line between cells). Pitch and phase are found on the picture with
@@ -47,6 +48,10 @@ from msolver.vision.image import Image, as_rgb
 F = npt.NDArray[np.float64]
 
 _MIN_PITCH = 8.0
+# cells are tried square first (pitches within 15%: 1 / 0.85), then oblong
+# up to twice as long one way as the other
+_SQUARE = 1 / 0.85
+_OBLONG = 2.0
 _MAX_PITCH = 110.0
 _N = 16  # a cell is compared at 16x16 pixels
 _MIN_CELLS = 12
@@ -853,7 +858,7 @@ def find_lattice(image: Image) -> Lattice:
             (px, py, sx * sy)
             for px, sx in cand_x
             for py, sy in cand_y
-            if abs(px - py) <= 0.15 * max(px, py)
+            if abs(px - py) <= (1 - 1 / _SQUARE) * max(px, py)
         ),
         key=lambda t: -t[2],
     )[:4]
@@ -875,6 +880,22 @@ def find_lattice(image: Image) -> Lattice:
                 got = other
         if got is not None:
             found.append(_at_own_pitch(rgb, ex, ey, got, fine))
+    pairs_found = bool(found)
+
+    def fallback(pairs: list[tuple[float, float]]) -> None:
+        """Each pair not tried yet, any board it holds kept."""
+        for px, py in pairs:
+            if (round(2 * px), round(2 * py)) in tried:
+                continue
+            tried.add((round(2 * px), round(2 * py)))
+            got = _board_at(rgb, ex, ey, (px, py), fine)
+            if got is not None:
+                found.append(got)
+
+    if not found:
+        # Oblong cells (see _oblong_pairs): only when no pair of about one
+        # pitch holds a board, and before the costlier searches below.
+        fallback(_oblong_pairs(cand_x, cand_y))
     if not found:
         # only when the strong combs hold no board: each try costs a pass (a
         # weak pair passed over above is still a candidate here)
@@ -882,28 +903,27 @@ def find_lattice(image: Image) -> Lattice:
         # first candidate where a picture behind the board drowns the combs
         # (kmines' garden behind a 9x9 board of grass)
         again = _repeat_pitch(rgb, ex, ey)
-        for px, py in ([(again, again)] if again is not None else []) + _square_pairs(
-            ex, ey, max_lag, w, h
-        ):
-            if (round(2 * px), round(2 * py)) in tried:
-                continue
-            tried.add((round(2 * px), round(2 * py)))
-            got = _board_at(rgb, ex, ey, (px, py), fine)
-            if got is not None:
-                found.append(got)
-        if found:
-            # a multiple of the cells' pitch covers the board as well, in blocks
-            # of cells: the finest lattice that covers about the most
-            most = max(_area(g[0]) for g in found)
-            found = [min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)]
+        fallback(
+            ([(again, again)] if again is not None else []) + _square_pairs(ex, ey, max_lag, w, h)
+        )
+    if found and not pairs_found:
+        # a multiple of the cells' pitch covers the board as well, in blocks
+        # of cells: the finest lattice that covers about the most
+        most = max(_area(g[0]) for g in found)
+        found = [min((g for g in found if _area(g[0]) >= 0.9 * most), key=_pitch_of)]
     # A picture in the cells that repeats every few cells (kmines' graveyard
     # tiles) can outscore the cells' own pitch: a board found at a multiple
     # of the pitch is looked for again at a half and a third of it, and the
     # board covering the most wins below.
     seen = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
     for g in list(found):
-        for k in (2, 3):
-            q = (g[0].pitch[0] / k, g[0].pitch[1] / k)
+        gx, gy = g[0].pitch
+        # an oblong board may be square cells in blocks along its long side
+        splits = [(k, k) for k in (2, 3)]
+        if max(gx, gy) > _SQUARE * min(gx, gy):
+            splits += [(k, 1) if gx > gy else (1, k) for k in (2, 3)]
+        for kx, ky in splits:
+            q = (gx / kx, gy / ky)
             key = (round(2 * q[0]), round(2 * q[1]))
             if q[0] < _MIN_PITCH or q[1] < _MIN_PITCH or key in seen:
                 continue
@@ -940,6 +960,28 @@ def find_lattice(image: Image) -> Lattice:
     if others > 0:
         raise LatticeError(f"{others + 1} boards found: show only one board")
     return lat
+
+
+def _oblong_pairs(
+    cand_x: list[tuple[float, float]], cand_y: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """Pitch pairs of cells wider than tall or taller than wide, strongest first.
+
+    Most games draw square cells, and a lattice of one pitch on one axis and
+    a multiple of it on the other holds a square board too (in blocks of
+    cells), so these come last, and only from the two strongest pitches of
+    each axis: a toolkit's stock buttons sized in characters and lines of
+    text (Tk's width=4, height=2: 66 x 48 px) or a page's CSS make oblong
+    cells.
+    """
+    out = [
+        (px, py, sx * sy)
+        for px, sx in cand_x[:2]
+        for py, sy in cand_y[:2]
+        if _SQUARE * min(px, py) < max(px, py) <= _OBLONG * min(px, py)
+    ]
+    out.sort(key=lambda t: -t[2])
+    return [(px, py) for px, py, _ in out]
 
 
 def _at_own_pitch(
@@ -1020,7 +1062,9 @@ def _repeat_pitch(
 
 
 def _pitch_of(got: tuple[Lattice, int]) -> float:
-    return got[0].pitch[0]
+    """How fine the lattice is (the side of a square cell of its cells' area)."""
+    px, py = got[0].pitch
+    return float(np.sqrt(px * py))
 
 
 def _blank_area(lat: Lattice) -> float:
@@ -1383,6 +1427,13 @@ def _grow_uneven(
         if float(tmpl.max()) < _WEAK_FOLD * max(float(tmpl.mean()), 1e-9):
             return None  # cells with no edge of their own (a seamless texture): no line to find
         reach = max(1.0, _GROW_REACH * step)
+        # A board flush with the picture's edge (a window in the screen's
+        # corner, a screenshot cut to the board) may have its outer line just
+        # past it: the strip then ends at the edge, not on some edge within it.
+        end = float(len(prof) - 1)
+        expect = edges[0] - step if at_start else edges[-1] + step
+        if -reach <= expect < 0 or end < expect <= end + reach:
+            return min(max(expect, 0.0), end)
         d = np.arange(-reach, reach + 1e-9, 0.25)
         far = edges[0] - step - d if at_start else edges[-1] + step + d
         far = far[(far >= 0) & (far <= len(prof) - 1)]
