@@ -11,11 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from msolver.core.clock import FakeClock
-from msolver.play.readers import reader_for
-from msolver.play.record import reread
 from msolver.vision.learning_reader import Content, _redrawn
 from msolver.vision.profile import load_profile
+from tests.support.replay import recorded
 
 RECORDING = (
     Path(__file__).resolve().parents[2] / "screenshots" / "recordings" / "gnome-mines-1100x650"
@@ -43,10 +41,8 @@ def test_an_ink_blended_into_its_face_is_that_ink_and_another_colour_is_not() ->
 def test_the_recorded_uneven_board_reads_to_its_end_and_reads_right() -> None:
     profile = load_profile(RECORDING / "profile.json")
     assert not profile.grid.uniform  # the two steps, 30 and 29 px
-    clock = FakeClock()
-    reader = reader_for(profile, clock=clock)
     last = None
-    for _item, reading in reread(RECORDING, reader, clock.advance):
+    for _item, reading in recorded(RECORDING):
         assert not reading.problem, _item["png"]
         last = reading
     assert last is not None

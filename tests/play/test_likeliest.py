@@ -9,10 +9,7 @@ import numpy as np
 import pytest
 
 from msolver.core.board import UNKNOWN, Board
-from msolver.core.clock import FakeClock
 from msolver.core.solver.probability import analyse
-from msolver.play.readers import reader_for
-from msolver.play.record import reread
 from msolver.vision.learning_reader import (
     NEW_NUMBER_STRAIN,
     SHAPE_TOL,
@@ -21,8 +18,8 @@ from msolver.vision.learning_reader import (
     _Look,
 )
 from msolver.vision.naming import LIKELIER_BY, decide_among
-from msolver.vision.profile import load_profile
 from msolver.vision.reading import Reading
+from tests.support.replay import recorded
 
 RECORDINGS = Path(__file__).resolve().parents[2] / "screenshots" / "recordings"
 
@@ -66,14 +63,10 @@ def test_strain_is_the_glyph_distance_to_the_number_it_names_or_a_new_number_s()
 
 
 def _reading_at(name: str) -> tuple[Reading, dict[str, object]]:
-    folder = RECORDINGS / name
-    clock = FakeClock()
-    reader = reader_for(load_profile(folder / "profile.json"), clock=clock)
-    last = None
-    for item, reading in reread(folder, reader, clock.advance):
-        last = reading, item
-    assert last is not None
-    return last
+    frames = recorded(RECORDINGS / name)
+    assert frames
+    item, reading = frames[-1]
+    return reading, item
 
 
 @pytest.mark.parametrize(

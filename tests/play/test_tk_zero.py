@@ -13,19 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from msolver.core.board import UNKNOWN
-from msolver.core.clock import FakeClock
-from msolver.play.readers import reader_for
-from msolver.play.record import reread
-from msolver.vision.profile import load_profile
+from tests.support.replay import recorded
 
 RECORDING = Path(__file__).resolve().parents[2] / "screenshots" / "recordings" / "tk-c22-xp-16x16"
 
 
 def test_a_sunken_zero_read_opened_stays_opened_on_the_next_frame() -> None:
-    profile = load_profile(RECORDING / "profile.json")
-    clock = FakeClock()
-    reader = reader_for(profile, clock=clock)
-    readings = [reading for _item, reading in reread(RECORDING, reader, clock.advance)]
+    readings = [reading for _item, reading in recorded(RECORDING)]
     assert len(readings) == 4
     for reading in readings:
         assert not reading.problem

@@ -1,15 +1,20 @@
 """Replay a recorded game's frames through a learning reader, as the player fed them.
 
-A folder holds `profile.json` and `frames.json`: a list of frames, each with
-its `png` and the `clicks` sent after it (row, col, p_mine, opens).
+`replay`: a folder holding `profile.json` and `frames.json` (a list of
+frames, each with its `png` and the `clicks` sent after it: row, col,
+p_mine, opens). `recorded`: a folder `msolver play --record` wrote, read as
+`msolver replay` reads it.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from msolver.core.clock import FakeClock
+from msolver.play.readers import reader_for
+from msolver.play.record import reread
 from msolver.vision.image import read_png
 from msolver.vision.learning_reader import HOLD, LearningReader
 from msolver.vision.profile import load_profile
@@ -36,3 +41,11 @@ def replay(shots: Path) -> list[Reading]:
             frozenset(j for c in clicks for j in c["opens"]),
         )
     return reads
+
+
+def recorded(folder: Path) -> list[tuple[dict[str, Any], Reading]]:
+    """Each kept frame of a recorded game with its reading by a fresh reader of
+    the recording's profile (`msolver.play.record.reread`, on a fake clock)."""
+    clock = FakeClock()
+    reader = reader_for(load_profile(folder / "profile.json"), clock=clock)
+    return list(reread(folder, reader, clock.advance))
