@@ -71,6 +71,12 @@ SAME = 0.0006
 # themselves up to this share of the typical difference between neighbours.
 SPREAD_SHARE = 0.25
 SAME_MAX = 0.004
+# A sample inside a cell's rim this far (0..255, any channel) from its blank
+# look is a mark on it, however small against the cell: a text "F" on a 66 x
+# 48 px Tk button moves the mean by less than SAME, and its samples by 39-41
+# levels. Blank cells of every recorded game differ there by 0 (47,346 cell
+# frames of 38 recorded runs, 2026-11-27).
+SPOT = 24
 # A cell whose patch differs only along two touching edges (a sliver of the
 # neighbour) still shows its blank look when the rest is this close (a share
 # of the cell's SAME).
@@ -803,9 +809,12 @@ class LearningReader:
         at two touching edges: a board origin off by a pixel or two puts a
         sliver of the neighbour into the patch's edge, and a neighbour that
         opens must not make a cell look opened. An opened cell changes inside
-        or all round (a face, a glyph, a bevel that goes), so it never passes.
+        or all round (a face, a glyph, a bevel that goes), so it never passes;
+        nor does a cell with a mark inside its rim (SPOT), however small.
         """
         got = patches.astype(np.float32)
+        inside = np.abs(got - self._blank[ask])[:, 1:-1, 1:-1].reshape(len(ask), -1)
+        marked = inside.max(axis=1) >= SPOT if inside.size else np.zeros(len(ask), np.bool_)
         d = ((got - self._blank[ask]) / 255.0) ** 2
         same = self._same[ask]
         whole = d.reshape(len(ask), -1).mean(axis=1) <= same
@@ -816,8 +825,8 @@ class LearningReader:
             for cols in (slice(1, None), slice(None, -1)):
                 rest = d[:, rows, cols].reshape(len(ask), -1).mean(axis=1)
                 rim |= rest <= RIM_SHARE * same
-        still = whole | rim
-        only_rim = np.flatnonzero(rim & ~whole)
+        still = (whole | rim) & ~marked
+        only_rim = np.flatnonzero(rim & ~whole & ~marked)
         if only_rim.size:
             # Unless the cell itself opened with a change only there: a toolkit
             # button drawn sunken instead of raised (Tk) changes just its bevel,
