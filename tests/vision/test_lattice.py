@@ -8,6 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from msolver.core.board import UNKNOWN
+from msolver.core.clock import FakeClock
+from msolver.play.readers import reader_for
 from msolver.vision.grid import CalibrationError, calibrate
 from msolver.vision.image import read_png
 from msolver.vision.lattice import LatticeError, find_lattice
@@ -173,7 +176,10 @@ def test_a_board_of_oblong_cells_is_found(spec: Spec) -> None:
         assert abs(got - true) <= 0.1 * pitch, (lat.origin, truth.origin)
 
 
-@pytest.mark.parametrize("name", ["tk-stock-16x16", "xbomb-16x16", "kmines-classic-medium"])
+FLUSH = ["tk-stock-16x16", "xbomb-16x16", "kmines-classic-medium", "gnome-mines-1000x560"]
+
+
+@pytest.mark.parametrize("name", FLUSH)
 def test_a_board_flush_with_the_pictures_edge_is_found_whole(name: str) -> None:
     # A window in the screen's corner (a Tk clone from PyPI came up so) or a
     # screenshot cut to the board: its first cells start at the picture's
@@ -182,14 +188,27 @@ def test_a_board_flush_with_the_pictures_edge_is_found_whole(name: str) -> None:
     window = read_png(BATTERY / f"{name}.png")
     (ox, oy), (gx, gy) = t["origin"], t["gap"]
     x, y = round(ox - gx / 2), round(oy - gy / 2)
-    prof = calibrate(np.ascontiguousarray(window[y:, x:]), mines=t["mines"])
+    picture = np.ascontiguousarray(window[y:, x:])
+    prof = calibrate(picture, mines=t["mines"])
     assert (prof.rows, prof.cols) == (t["rows"], t["cols"])
-    # every line where the truth puts it (anywhere across its gap), the first
-    # on the picture's edge at the latest where the face starts there
-    for got, o, p, g in zip(prof.grid.edges(), (ox - x, oy - y), t["pitch"], (gx, gy), strict=True):
+    # the board within the picture, and read back from it as a blank board
+    left, top, width, height = prof.grid.rect()
+    assert left >= 0 and top >= 0
+    reading = reader_for(prof, clock=FakeClock()).read(
+        picture[top : top + height, left : left + width]
+    )
+    assert not reading.problem and not reading.low_confidence
+    assert set(reading.board.cells) == {UNKNOWN}
+    # every line where the truth puts it (anywhere across its gap; each cell's
+    # own start where the game lays them unevenly), the first on the picture's
+    # edge at the latest where the face starts there
+    for got, cut, axis in ((prof.grid.edges()[0], x, "col"), (prof.grid.edges()[1], y, "row")):
+        i = 0 if axis == "col" else 1
+        o, p, g = t["origin"][i] - cut, t["pitch"][i], t["gap"][i]
+        starts = [s - cut for s in t[f"{axis}_starts"]] or [o + k * p for k in range(len(got) - 1)]
         assert got[0] >= 0.0
-        for k, e in enumerate(got):
-            assert o + k * p - g - 1.0 <= e <= o + k * p + 1.0, (k, e, o + k * p)
+        for k, (e, start) in enumerate(zip(got, starts, strict=False)):
+            assert start - g - 1.0 <= e <= start + 1.0, (axis, k, e, start)
 
 
 def test_a_textured_board_small_on_a_whole_screen_is_found() -> None:

@@ -128,6 +128,32 @@ def _uneven(rgb: Image, grid: Grid) -> Grid:
         return grid  # measured lines that are no board's: the even lattice stands
 
 
+def _within(grid: Grid) -> Grid:
+    """The grid with a first line just before the picture's edge moved onto it.
+
+    A board flush with the picture's top or left edge (a window in the
+    screen's corner, a screenshot cut to the board) puts its first cells'
+    boundary (the middle of the gap before them, see vision.lattice) up to a
+    few pixels before it, where there are no pixels to grab: play would stop
+    at once. Those cells are cut from the edge instead, as the grown strips
+    of `lattice._grow_uneven` are. (A last line past the far edge stays: a
+    cell is cut one pitch from its own first line, so moving that line would
+    not bring the cut back in.) A line further out than _OUTSIDE of a pitch
+    is left for the checks that refuse a board not wholly shown.
+    """
+    xs, ys = (list(e) for e in grid.edges())
+    moved = False
+    for edges, pitch in ((xs, grid.pitch[0]), (ys, grid.pitch[1])):
+        if -_OUTSIDE * pitch <= edges[0] < 0:
+            edges[0], moved = 0.0, True
+    return Grid.from_edges(tuple(xs), tuple(ys)) if moved else grid
+
+
+# how far before the picture's edge (a share of the pitch) a first line may be
+# moved onto it
+_OUTSIDE = 0.15
+
+
 def _find_lattice(image: Image) -> Lattice:
     # the board from its cells' periodic structure: see vision.lattice
     try:
@@ -401,7 +427,7 @@ def calibrate(
             )
     if not 0 < mines < grid.rows * grid.cols:
         raise CalibrationError(f"{mines} mines do not fit a {grid.cols}x{grid.rows} board")
-    grid = _uneven(rgb, grid)
+    grid = _within(_uneven(rgb, grid))
     # Themes are fitted on the board cut cell by cell onto an even lattice
     # (the picture itself when its lines are even): every cell is cut the
     # same way, whatever pixel its line starts on.
