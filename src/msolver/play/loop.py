@@ -265,6 +265,12 @@ class Player:
         def play(g: int) -> GameResult:
             if g > 1:
                 self._start_new_game(self.last_board)
+            else:
+                # Play was started with the pointer wherever the user left it,
+                # often over the board, where many games light the cell beneath
+                # (Tk's stock buttons): no blank board shows that. It rests
+                # beside the board before the first look, as after every batch.
+                self._mouse(lambda: self.mouse.move(*self.park))
             try:
                 return self._play_game(g)
             except PlayStop as stop:
