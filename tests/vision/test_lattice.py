@@ -211,6 +211,19 @@ def test_a_board_flush_with_the_pictures_edge_is_found_whole(name: str) -> None:
             assert start - g - 1.0 <= e <= start + 1.0, (axis, k, e, start)
 
 
+def test_a_seamless_board_on_a_whole_screen_is_not_taken_for_oblong_cells() -> None:
+    # kmines' grass 9x9 in the corner of a whole black 1920x1080 screen, as the
+    # live harness grabs it: no comb holds the board, and an oblong pair tried
+    # before the repeat search found 9x7 of it (blocks of two cells split back)
+    window = read_png(BATTERY / "kmines-green-easy.png")
+    t = json.loads((BATTERY / "kmines-green-easy.json").read_text())
+    screen = np.zeros((1080, 1920, 3), np.uint8)
+    screen[: window.shape[0], : window.shape[1]] = window
+    lat = find_lattice(screen)
+    assert (lat.rows, lat.cols, lat.unlike) == (9, 9, ())
+    assert lat.pitch == pytest.approx(t["pitch"], abs=0.05)
+
+
 def test_a_textured_board_small_on_a_whole_screen_is_found() -> None:
     # minegauler's grass buttons at 26 px, 9x9, grabbed with the whole screen:
     # the combs are drowned (their best pairs are multiples and near-misses),

@@ -893,10 +893,6 @@ def find_lattice(image: Image) -> Lattice:
                 found.append(got)
 
     if not found:
-        # Oblong cells (see _oblong_pairs): only when no pair of about one
-        # pitch holds a board, and before the costlier searches below.
-        fallback(_oblong_pairs(cand_x, cand_y))
-    if not found:
         # only when the strong combs hold no board: each try costs a pass (a
         # weak pair passed over above is still a candidate here)
         # A board drawn at whole pixels repeats its cells' pixels exactly: the
@@ -906,6 +902,12 @@ def find_lattice(image: Image) -> Lattice:
         fallback(
             ([(again, again)] if again is not None else []) + _square_pairs(ex, ey, max_lag, w, h)
         )
+    if not found:
+        # Oblong cells (see _oblong_pairs): only when no pair of about one
+        # pitch holds a board. Tried before the searches above, an oblong
+        # pair cut a square board the combs miss (kmines' grass on a whole
+        # screen) into blocks, split back into 9x7 of its 9x9 cells.
+        fallback(_oblong_pairs(cand_x, cand_y))
     if found and not pairs_found:
         # a multiple of the cells' pitch covers the board as well, in blocks
         # of cells: the finest lattice that covers about the most
