@@ -813,9 +813,10 @@ class LearningReader:
         nor does a cell with a mark inside its rim (SPOT), however small.
         """
         got = patches.astype(np.float32)
-        inside = np.abs(got - self._blank[ask])[:, 1:-1, 1:-1].reshape(len(ask), -1)
+        off = got - self._blank[ask]
+        inside = np.abs(off[:, 1:-1, 1:-1]).reshape(len(ask), -1)
         marked = inside.max(axis=1) >= SPOT if inside.size else np.zeros(len(ask), np.bool_)
-        d = ((got - self._blank[ask]) / 255.0) ** 2
+        d = (off / 255.0) ** 2
         same = self._same[ask]
         whole = d.reshape(len(ask), -1).mean(axis=1) <= same
         # The sliver lies along one vertical and one horizontal edge (the way the
