@@ -768,7 +768,7 @@ class Player:
         board = reading.board
         unsure = set(reading.low_confidence)
         if not any(i in unsure or board.cells[i] < 0 for i in guessed):
-            won = _won_under_cover(reading, known, opened, need_cover=False, doubt=self._doubt)
+            won = _won_by_reveal(reading, known, opened)
             if won is not None:
                 self.say("the game drew its mines as the last safe cells opened: won")
                 return won
@@ -1175,7 +1175,6 @@ def _won_under_cover(
     known: Board,
     opened: frozenset[int],
     *,
-    need_cover: bool = True,
     doubt: frozenset[int] = frozenset(),
 ) -> Reading | None:
     """The reading completed from `known` where it is unsure, if that shows a won game.
@@ -1194,10 +1193,10 @@ def _won_under_cover(
     # where it happens to look like a cell.
     covered = _cover_box(reading, known, doubt)
     unsure = frozenset(covered & doubt)
-    if not covered or (need_cover and not _hides_fixed_cells(reading, known, covered, doubt)):
+    if not covered or not _hides_fixed_cells(reading, known, covered, doubt):
         # Only unopened cells look new: no window over the board but the game
         # drawing in its cells (its mines, in a look not learned yet), which
-        # may as well be a loss; need_cover=False when that was ruled out.
+        # may as well be a loss (`_won_by_reveal` judges that case).
         return None
     hidden_opens = []
     for i in covered:
@@ -1219,6 +1218,37 @@ def _won_under_cover(
     for i in hidden_opens:
         cells[i] = sum(1 for j in nbrs[i] if j not in hidden_opens and cells[j] in (UNKNOWN, FLAG))
     return Reading(Board(known.width, known.height, known.mines, tuple(cells)), unsure=unsure)
+
+
+def _won_by_reveal(reading: Reading, known: Board, opened: frozenset[int]) -> Reading | None:
+    """The won board, when the game drew its mines in sight as it ended.
+
+    Nothing covers the board, so each cell that reads as nothing known is
+    what the game drew: a cell the batch clicked open showing a number not
+    seen yet, or else a mine (a cascade cannot hide under a mine's look).
+    Won only if those cells and the cells read open add up to the board's
+    safe cells exactly. A window that changed its layout reads unknown
+    everywhere: far too many mines, no win; an opened cell or a flag reading
+    otherwise now is no board at all.
+    """
+    unsure = set(reading.low_confidence)
+    cells = list(reading.board.cells)
+    if any(s in (MINE, EXPLODED, WRONG_FLAG) for i, s in enumerate(cells) if i not in unsure):
+        return None
+    hidden_opens = []
+    for i in unsure:
+        if known.cells[i] != UNKNOWN:
+            return None
+        if i in opened:
+            hidden_opens.append(i)
+        cells[i] = UNKNOWN
+    shown = sum(1 for s in cells if s >= 0) + len(hidden_opens)
+    if shown != known.size - known.mines:
+        return None
+    nbrs = neighbours_table(known.width, known.height)
+    for i in hidden_opens:
+        cells[i] = sum(1 for j in nbrs[i] if j not in hidden_opens and cells[j] in (UNKNOWN, FLAG))
+    return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
 
 def _board_hidden(reading: Reading) -> bool:
