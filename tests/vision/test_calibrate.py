@@ -176,3 +176,24 @@ def test_a_board_of_turned_tiles_is_not_the_theme() -> None:
     prof = calibrate(img, mines=99)
     assert prof.theme == "custom"
     assert set(prof.tiles) == {"unknown"}
+
+
+@pytest.mark.parametrize("margin", [1, 3, 8])
+def test_a_checkerboard_of_flat_cells_is_its_cells_not_blocks_of_them(margin: int) -> None:
+    # Google's look (tests.support.tkmines --style checker): flat cells in two
+    # greens alternating. Cut close around the board (1 or 3 px), the lattice
+    # of alike cells found blocks of 2x2 cells alike (5x4 at 64 px, a board
+    # the player would click by quarters); the flat faces are the cells.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    img = read_png(Path("screenshots/corpus/tk-checker30-10x8.png"))
+    left, top, pitch = 11, 42, 32
+    cut = np.ascontiguousarray(
+        img[top - margin : top + 8 * pitch + margin, left - margin : left + 10 * pitch + margin]
+    )
+    grid = calibrate(cut, mines=10).grid
+    assert (grid.rows, grid.cols) == (8, 10)
+    assert grid.pitch == pytest.approx((32.0, 32.0), abs=0.05)
+    assert grid.origin == pytest.approx((margin, margin), abs=1.0)

@@ -113,6 +113,21 @@ def find_grid(image: Image) -> Grid:
     return _uneven(rgb, _lattice_grid(lat))
 
 
+def _blocks_of(blocks: Grid, cells: Grid) -> bool:
+    """Whether each cell of `blocks` is a whole block of `cells` (2 or 3 a side),
+    the two boards covering the same box to within a quarter of a cell."""
+    for axis, n_blocks, n_cells in ((0, blocks.cols, cells.cols), (1, blocks.rows, cells.rows)):
+        k = blocks.pitch[axis] / cells.pitch[axis]
+        if round(k) not in (1, 2, 3) or abs(k - round(k)) > 0.03:
+            return False
+        if abs(blocks.origin[axis] - cells.origin[axis]) > 0.25 * cells.pitch[axis]:
+            return False
+        if abs(n_blocks * round(k) - n_cells) > 0:
+            return False
+    # one cell to a block on both axes is the same board, not blocks
+    return blocks.pitch[0] * blocks.pitch[1] > 1.5 * cells.pitch[0] * cells.pitch[1]
+
+
 def _lattice_grid(lat: Lattice) -> Grid:
     """The lattice's board, with the lines a toolkit laid off the even lattice where it has them."""
     return Grid(
@@ -407,6 +422,12 @@ def calibrate(
             and not _whole_blank_board(lat, faces, mines)
         ):
             grid, lat = faces, None  # blank cells are only part of a board under way
+        elif faces is not None and _blocks_of(grid, faces) and _flat_blank(rgb, faces):
+            # Flat borderless cells in two shades alternating (Google's look):
+            # the lattice finds no cell of theirs (a flat cell has nothing to
+            # correlate) but, cut so that each holds a few, blocks of them
+            # alike; the faces are the cells.
+            grid, lat = faces, None
         elif lat.xs is not None or lat.ys is not None:
             # grown by lines laid off the lattice: found again below on the
             # board cut onto an even lattice, as any unevenly laid board
