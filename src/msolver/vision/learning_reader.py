@@ -564,7 +564,7 @@ class LearningReader:
                             for i, s in enumerate(first.board.cells)
                         ],
                         [],
-                        "tiles unlike the theme's: looking again",
+                        "tiles unlike the theme's",
                     )
                 self._base = None
             if self._base is None:
@@ -657,7 +657,7 @@ class LearningReader:
             return self._unread(
                 states,
                 new + halfway,
-                "cells nearer their blank look than any tile: looking again",
+                "cells nearer their blank look than any tile (a hover or a half-drawn frame)",
                 passing=halfway,
             )
         if len(ask) == n and bool(still.all()):
@@ -716,9 +716,9 @@ class LearningReader:
                 # Name new looks only from a frame that holds still for a while (a
                 # cell lit under the pointer, a half-drawn frame pass in a few ms).
                 self._candidate = (image.copy(), now)
-                return self._unread(states, new, "new tiles: looking again")
+                return self._unread(states, new, "new tiles, not yet holding still")
             if now - self._candidate[1] < HOLD:
-                return self._unread(states, new, "new tiles: looking again")
+                return self._unread(states, new, "new tiles, not yet holding still")
             self._add_looks(image, new, contents, look_of)
         self._candidate = None
         # A guess that may have hit a mine: a lost game shows its mines anywhere,
@@ -1003,8 +1003,11 @@ class LearningReader:
 
     def _seen(self, keys: list[int], board: Board, looks: dict[int, int] | None = None) -> None:
         self._last_looks = dict(looks or {})
-        if not any(s >= 0 or s == FLAG for s in board.cells):
-            # A fresh board: a new game.
+        was_fresh = self._last is not None and all(k == UNKNOWN for k in self._last)
+        if not was_fresh and not any(s >= 0 or s == FLAG for s in board.cells):
+            # A fresh board after a board in play: a new game. (Fresh again is
+            # the same game: a page that fades its cells in shows our first
+            # click's cell blank for a frame or two, and that click is ours.)
             self._flagged.clear()
             self._clicked.clear()
             self._batch = frozenset()
