@@ -8,9 +8,10 @@ calibrate --image ... --new-game KEY`, then `msolver play --start-now
 --games N --log-json FILE` in its own process. From the log and the game's
 truth it counts: games that ended in `game_over`, won, stopped short; losses
 on a click the solver called certain (p_mine 0); and, where the harness knows
-the mine layout (the web game's title hook; with --record, the layout each
-game's last frame shows: `mines_shown`), clicks resting on a misread (a
-certain open on a mine, a flag on a safe cell), with the games so checked.
+the mine layout (the web games' title hooks, tk-mines' state file; with
+--record, the layout each game's last frame shows: `mines_shown`), clicks
+resting on a misread (a certain open on a mine, a flag on a safe cell), with
+the games so checked.
 
 Each game's live win rate (with its 95% Wilson interval) is printed beside
 the solver's own win rate on simulated boards of the same size, mine count
@@ -395,6 +396,10 @@ def run_one(
             if variant.game == "tk-mines":
                 # laid at each game's first click: known once the games are over
                 mines_by_game = tp.tk_layouts(win)
+            elif variant.game == "web-own":
+                # laid at each game's first click; the page's title keeps every
+                # game's layout (`laid`): known once the games are over
+                mines_by_game = tp.webown_layouts(win)
             evs = _events(log)
             if not mines_by_game and record and keep is not None:
                 mines_by_game = mines_shown(keep / f"{variant.name}-frames")

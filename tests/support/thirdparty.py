@@ -19,6 +19,11 @@ a rule written for that game alone (never by msolver's grid finder):
   page writes the board's position and mine layout into the window title;
 - KDE's kmines (Debian, Qt5/KDE Frameworks) in its four themes and three
   levels, with a private config file and its own D-Bus session.
+- web-own (tests/support/webmines.html): our own test-only web game in four
+  CSS looks of hobby web clones (dark rounded tiles, soft gradients, flat
+  grid lines, big checkered cells), served and shown like the npm game; it
+  writes its cells' rects and every game's layout into the title. Not in
+  BATTERY; reach it as `_webown("dark", 1.0, 16, 16, 40)`.
 
 Geometry convention (as for the built-in games): origin is the top-left pixel
 of cell (0, 0)'s face and pitch the distance between neighbouring cells; a
@@ -32,6 +37,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -303,6 +309,44 @@ def _web(zoom: float, cols: int, rows: int, mines: int) -> Variant:
         end_signal=WEB_END,
         params=(("zoom", zoom),),
         flag="ctrl+left",
+    )
+
+
+WEBOWN_END = (
+    "every mine drawn after a loss (the hit one on red), a flag on every mine after a "
+    "win; the timer stops; no face, no dialog"
+)
+# web-own (tests/support/webmines.html): each look's cell size and the space
+# after each cell face (the dark and soft looks' gaps, the flat and big looks'
+# 1 px grid lines), in CSS px.
+WEBOWN_STYLES: dict[str, tuple[int, int]] = {
+    "dark": (30, 3),
+    "soft": (28, 2),
+    "flat": (24, 1),
+    "big": (44, 1),
+}
+WEBOWN_PAGE = Path(__file__).resolve().parent / "webmines.html"
+
+
+def _webown(style: str, zoom: float, cols: int, rows: int, mines: int) -> Variant:
+    """Our own test-only web Minesweeper in one of its looks (WEBOWN_STYLES), in
+    Chromium at a device scale factor: hobby web clones msolver was never tuned on."""
+    if style not in WEBOWN_STYLES:
+        raise ValueError(f"unknown web-own style {style!r}")
+    return Variant(
+        name=f"web-own-{style}-z{int(zoom * 100)}-{cols}x{rows}",
+        game="web-own",
+        toolkit="web (Chromium, CSS grid of divs)",
+        theme=f"web-own-{style}-{int(zoom * 100)}",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        new_game="F2",
+        # the mines are laid at the first click, never under the clicked cell
+        first_click="safe",
+        end_signal=WEBOWN_END,
+        params=(("style", style), ("zoom", zoom)),
+        flag="right",
     )
 
 
@@ -613,6 +657,8 @@ def available(variant: Variant) -> str | None:
             if shutil.which(CHROMIUM) is None:
                 return "chromium is not installed (apt-get install chromium)"
             web_dir()
+        elif variant.game == "web-own" and shutil.which(CHROMIUM) is None:
+            return "chromium is not installed (apt-get install chromium)"
     except Unavailable as exc:
         return str(exc)
     return None
@@ -696,18 +742,64 @@ def _launch_web(
         .replace("MINES", str(variant.mines))
     )
     (site / "index.html").write_text(page)
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    zoom = float(variant.param("zoom", 1.0))
     css_w = 24 + variant.cols * 40 + 40
     css_h = 24 + variant.rows * 40 + 40
+    return _launch_chromium(variant, display, tmpdir, env, site, "index.html", (css_w, css_h))
+
+
+def _launch_webown(
+    variant: Variant, display: str, tmpdir: Path, env: dict[str, str]
+) -> ThirdPartyWindow:
+    """tests/support/webmines.html in its look, served like the npm game."""
+    site = tmpdir / "site"
+    site.mkdir()
+    shutil.copy(WEBOWN_PAGE, site / "webmines.html")
+    style = str(variant.param("style"))
+    cell, gap = WEBOWN_STYLES[style]
+    lines = 1 if style in ("flat", "big") else 0  # the outer grid line around the board
+    board_w = variant.cols * cell + (variant.cols - 1) * gap + 2 * lines
+    board_h = variant.rows * cell + (variant.rows - 1) * gap + 2 * lines
+    # body padding 16 each side, header 40 + 10 above the board, 24 px spare
+    css_w = max(board_w, 300) + 2 * 16 + 24
+    css_h = board_h + 40 + 10 + 2 * 16 + 24
+    query = (
+        f"webmines.html?cols={variant.cols}&rows={variant.rows}&mines={variant.mines}&style={style}"
+    )
+    return _launch_chromium(variant, display, tmpdir, env, site, query, (css_w, css_h))
+
+
+def _launch_chromium(
+    variant: Variant,
+    display: str,
+    tmpdir: Path,
+    env: dict[str, str],
+    site: Path,
+    page: str,
+    css_size: tuple[int, int],
+) -> ThirdPartyWindow:
+    """Serve `site` on 127.0.0.1 and show `page` (path and query) in a Chromium app
+    window of `css_size` CSS px at the variant's zoom; returns once the page's
+    title carries the board report ("MSB ...")."""
+    port = _free_port()
+    with open(tmpdir / "server.log", "wb") as log:  # its request log (webown_layouts)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "http.server",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "-d",
+                str(site),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+        )
+    zoom = float(variant.param("zoom", 1.0))
     # --window-size counts device-independent pixels: the scale factor enlarges it
-    w, h = css_w, css_h
+    w, h = css_size
     deadline = time.monotonic() + 10
     while True:
         with socket.socket() as s:
@@ -721,7 +813,7 @@ def _launch_web(
         CHROMIUM,
         "--no-sandbox",
         "--test-type",  # no infobar about --no-sandbox over the page
-        f"--app=http://127.0.0.1:{port}/index.html",
+        f"--app=http://127.0.0.1:{port}/{page}",
         "--window-position=0,0",
         f"--window-size={w},{h}",
         f"--user-data-dir={tmpdir / 'chrome'}",
@@ -734,7 +826,7 @@ def _launch_web(
         f"--force-device-scale-factor={zoom}",
     ]
     proc = _spawn(cmd, env, tmpdir)
-    win = ThirdPartyWindow(game="web-mfw", display=display, proc=proc, wid=0, tmpdir=tmpdir)
+    win = ThirdPartyWindow(game=variant.game, display=display, proc=proc, wid=0, tmpdir=tmpdir)
     win.helpers.append(server)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -776,6 +868,8 @@ def launch(
         inner._closed = True  # the new wrapper owns the process now
     elif variant.game == "web-mfw":
         win = _launch_web(variant, display, tmpdir, env)
+    elif variant.game == "web-own":
+        win = _launch_webown(variant, display, tmpdir, env)
     else:
         if variant.game == "sgt-mines":
             env["MINES_TILESIZE"] = str(variant.param("tilesize"))
@@ -876,7 +970,7 @@ def launch(
             x, y, _, _ = win.geometry()
             win.new_game = f"click:{x + 25},{y + 37}"
         win.park_pointer()
-        slow = ("gnome-mines", "web-mfw", "kmines")
+        slow = ("gnome-mines", "web-mfw", "web-own", "kmines")
         img = win.wait_drawn(settle=0.8 if variant.game in slow else 0.3)
         truth = measure(variant, win, img)
     except BaseException:
@@ -1090,9 +1184,54 @@ def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
         px = (b[0] - a[0]) / (cols - 1) * dpr
         py = (b[1] - a[1]) / (rows - 1) * dpr
         return Truth(rows, cols, mines, (a[0] * dpr, a[1] * dpr), (px, py))
+    if variant.game == "web-own":
+        return _webown_truth(variant, win)
     if variant.game == "kmines":
         return _kmines_truth(variant, img)
     raise ValueError(variant.game)
+
+
+def _webown_truth(variant: Variant, win: ThirdPartyWindow) -> Truth:
+    """From the page's own report: each cell div's border box is its face (no
+    border: the rounded, shaded or flat face fills the box), and the grid's
+    gap (the dark and soft looks' spacing, the flat and big looks' 1 px lines
+    on the board's background) follows each face. The page sits at the
+    window's top left (a Chromium app window has no frame of its own)."""
+    deadline = time.monotonic() + 10
+    st = web_state(win)
+    while st.get("game") != 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        st = web_state(win)
+    dpr = float(st["dpr"])
+    a, b = st["a"], st["b"]
+    rows, cols = variant.rows, variant.cols
+    px = (b[0] - a[0]) / (cols - 1) * dpr
+    py = (b[1] - a[1]) / (rows - 1) * dpr
+    gx, gy = px - a[2] * dpr, py - a[3] * dpr
+    return Truth(rows, cols, variant.mines, (a[0] * dpr, a[1] * dpr), (px, py), (gx, gy))
+
+
+def webown_layouts(win: ThirdPartyWindow) -> dict[int, set[int]]:
+    """The mine layout of each game the player clicked in, numbered as the player
+    does (as tk_layouts): the page's `laid`, games nobody clicked in left out.
+
+    Chromium cuts a title at 4096 characters (measured), which many games on a
+    big board outgrow; the page also asks its server for
+    `laid?game=G&mines=A.B.C` at each layout, so the server's request log
+    holds them too and stands in for a title cut short.
+    """
+    try:
+        laid = [list(m) for m in web_state(win).get("laid", [])]
+    except (HarnessError, ValueError):
+        laid = []
+        log = win.tmpdir / "server.log"
+        for line in log.read_text(errors="replace").splitlines() if log.exists() else []:
+            hit = re.search(r"GET /laid\?game=(\d+)&mines=([\d.]*) ", line)
+            if hit:
+                g = int(hit.group(1))
+                laid += [[] for _ in range(g - len(laid))]
+                laid[g - 1] = [int(v) for v in hit.group(2).split(".") if v]
+    return {k + 1: set(m) for k, m in enumerate(m for m in laid if m)}
 
 
 # Where each kmines theme's cell picture puts its face inside the cell's square
