@@ -197,3 +197,19 @@ def test_a_checkerboard_of_flat_cells_is_its_cells_not_blocks_of_them(margin: in
     assert (grid.rows, grid.cols) == (8, 10)
     assert grid.pitch == pytest.approx((32.0, 32.0), abs=0.05)
     assert grid.origin == pytest.approx((margin, margin), abs=1.0)
+
+
+@pytest.mark.parametrize("seed", [2, 8])
+def test_a_gradient_behind_the_gaps_between_cells_does_not_cut_off_a_column(seed: int) -> None:
+    # A page's gradient (green to magenta across the board) shows through the
+    # 2 px gaps: cells at one end, compared whole, no longer correlated with
+    # the typical cell, and the board was found a column or two short (15x16,
+    # 14x16) with all its mines. Their faces alone still do.
+    from dataclasses import replace
+
+    from tests.play.test_flush_edge import _flush
+
+    screen = _flush(seed, 16, 16, 40)
+    screen = replace(screen, size=(screen.size[0] + 12, screen.size[1] + 12))
+    grid = calibrate(screen.draw(), mines=40).grid
+    assert (grid.rows, grid.cols) == (16, 16)

@@ -24,6 +24,10 @@ import numpy as np
 
 from msolver.vision.image import Image
 
+# The share of a last cell that may lie past the picture's right or bottom
+# edge (see Grid.flush_filled): vision.lattice counts such a cell.
+FLUSH = 0.15
+
 Rect = tuple[int, int, int, int]  # (left, top, width, height) in whole pixels
 Edges = tuple[float, ...]
 
@@ -65,6 +69,28 @@ def line_of(edges: Edges) -> tuple[float, float]:
             break
         k, e = k[keep], e[keep]
     return float(edges[0]), float(step)
+
+
+def repeat_fill(image: Image, right: int, bottom: int, pitch: tuple[float, float]) -> Image:
+    """`image` grown by `right` columns and `bottom` rows, each new pixel the one a
+    whole pitch before it (the board repeats every pitch; a lattice of
+    fractional pitch is off by under half a pixel), or the last one where the
+    image is narrower than a pitch."""
+    out = _repeated(image, right, pitch[0], axis=1)
+    return np.ascontiguousarray(_repeated(out, bottom, pitch[1], axis=0))
+
+
+def _repeated(image: Image, n: int, pitch: float, axis: int) -> Image:
+    if n <= 0:
+        return image
+    size = image.shape[axis]
+    step = max(1, round(pitch))
+    src = np.arange(size, size + n) - step
+    src = np.where(src >= 0, src, size - 1)
+    while (src >= size).any():
+        src = np.where(src >= size, src - step, src)
+    out: Image = np.concatenate([image, np.take(image, src, axis=axis)], axis=axis)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +181,27 @@ class Grid:
         if self.ys is not None:
             bottom = max(bottom, math.floor(self.ys[-2] + 0.5) + h)
         return (left, top, right - left, bottom - top)
+
+    def flush_filled(self, image: Image, at: tuple[int, int] = (0, 0)) -> Image | None:
+        """`image` (its top-left pixel at `at` in this grid's frame) grown to hold the
+        board's rectangle where the board runs up to FLUSH of a cell past its right
+        or bottom edge, the missing pixels those a pitch before; the image
+        itself when it holds the rectangle; None when more is missing.
+
+        A board flush with a window grab's edge, or a window at the screen's
+        edge, has its last line (the middle of the gap after its last cells)
+        just past the picture; what is missing is that gap's half, or of the
+        cell a sliver: filled as the board repeats (see repeat_fill), the last
+        cells look as the others do.
+        """
+        left, top, width, height = self.rect()
+        short_x = left + width - (at[0] + image.shape[1])
+        short_y = top + height - (at[1] + image.shape[0])
+        if short_x <= 0 and short_y <= 0:
+            return image
+        if short_x > FLUSH * self.pitch[0] or short_y > FLUSH * self.pitch[1]:
+            return None
+        return repeat_fill(image, max(short_x, 0), max(short_y, 0), self.pitch)
 
     def inside(self, x: float, y: float) -> bool:
         left, top, width, height = self.rect()

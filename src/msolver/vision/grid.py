@@ -115,15 +115,17 @@ def find_grid(image: Image) -> Grid:
 
 def _blocks_of(blocks: Grid, cells: Grid) -> bool:
     """Whether each cell of `blocks` is a whole block of `cells` (2 or 3 a side),
-    the two boards covering the same box to within a quarter of a cell."""
-    for axis, n_blocks, n_cells in ((0, blocks.cols, cells.cols), (1, blocks.rows, cells.rows)):
+    the blocks on the cells' lines to within a quarter of a cell (a two-colour
+    checkerboard holds blocks at either phase, and a block board may take in
+    a strip beside the board)."""
+    for axis in (0, 1):
         k = blocks.pitch[axis] / cells.pitch[axis]
         if round(k) not in (1, 2, 3) or abs(k - round(k)) > 0.03:
             return False
-        if abs(blocks.origin[axis] - cells.origin[axis]) > 0.25 * cells.pitch[axis]:
+        shift = (blocks.origin[axis] - cells.origin[axis]) / cells.pitch[axis]
+        if abs(shift - round(shift)) > 0.25:
             return False
-        if abs(n_blocks * round(k) - n_cells) > 0:
-            return False
+
     # one cell to a block on both axes is the same board, not blocks
     return blocks.pitch[0] * blocks.pitch[1] > 1.5 * cells.pitch[0] * cells.pitch[1]
 
@@ -449,6 +451,11 @@ def calibrate(
     if not 0 < mines < grid.rows * grid.cols:
         raise CalibrationError(f"{mines} mines do not fit a {grid.cols}x{grid.rows} board")
     grid = _within(_uneven(rgb, grid))
+    # A board flush with the picture's right or bottom edge: its last cells
+    # are cut, and the player's grabs filled (see Grid.flush_filled), alike.
+    filled = grid.flush_filled(rgb)
+    if filled is not None:
+        rgb = filled
     # Themes are fitted on the board cut cell by cell onto an even lattice
     # (the picture itself when its lines are even): every cell is cut the
     # same way, whatever pixel its line starts on.

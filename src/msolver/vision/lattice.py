@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from msolver.vision.geometry import Grid, line_of
+from msolver.vision.geometry import FLUSH, Grid, line_of, repeat_fill
 from msolver.vision.image import Image, as_rgb
 
 F = npt.NDArray[np.float64]
@@ -56,6 +56,7 @@ _MAX_PITCH = 110.0
 _N = 16  # a cell is compared at 16x16 pixels
 _MIN_CELLS = 12
 _NCC_ALIKE = 0.8
+_NCC_BESIDE = 0.95  # a cell this alike its neighbour on the board is the board's
 _GROW_SHARE = 0.25
 # Undithering keeps about a third or more of a board's edge energy (steps
 # survive it, one-pixel lines lose half); a stippled or dithered board keeps
@@ -304,6 +305,9 @@ def _cells(
 
     sx, sy = _N / pitch[0], _N / pitch[1]
     k = max(1, round(1 / min(sx, sy)))
+    # Cells cut by the picture's right or bottom edge (a board flush with
+    # it) are completed as the board repeats: from one pitch before.
+    rgb = _repeated_on(rgb, origin[0] + cols * pitch[0], origin[1] + rows * pitch[1], pitch)
     src = cv2.blur(rgb, (k, k)) if k > 1 else rgb
     m = np.array(
         [[sx, 0.0, (0.5 - origin[0]) * sx - 0.5], [0.0, sy, (0.5 - origin[1]) * sy - 0.5]],
@@ -314,6 +318,16 @@ def _cells(
     )
     arr = out.reshape(rows, _N, cols, _N, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1)
     return arr.astype(np.float32)
+
+
+def _repeated_on(rgb: Image, right: float, bottom: float, pitch: tuple[float, float]) -> Image:
+    """`rgb` reaching to `right` and `bottom`, the pixels past its edge those one
+    whole pitch before them (at most a pitch: see vision.geometry.repeat_fill)."""
+    h, w = rgb.shape[:2]
+    short_x, short_y = int(np.ceil(right)) + 1 - w, int(np.ceil(bottom)) + 1 - h
+    if short_x <= 0 and short_y <= 0:
+        return rgb
+    return repeat_fill(rgb, max(short_x, 0), max(short_y, 0), pitch)
 
 
 def _largest_rectangle(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int]:
@@ -367,6 +381,42 @@ def _alike(
     contrast = norm / float(np.median(norm[twins]))
     alike = (ncc >= _NCC_ALIKE) & (contrast > 0.6) & (contrast < 1.6)
     return alike.reshape(rows, cols), ncc.reshape(rows, cols)
+
+
+def _alike_beside(
+    desc: npt.NDArray[np.float32], block: npt.NDArray[np.bool_], steps: int = 2
+) -> npt.NDArray[np.bool_]:
+    """`block` with the cells beside it that are alike their neighbour in it.
+
+    A gradient behind the gaps between cells (a web page's) turns them from
+    one colour to another across the board: the cells at one end no longer
+    correlate with the typical cell, but each still does with the one beside
+    it. What lies around a board (a menu, a frame) is unlike its edge cells.
+    """
+    rows, cols, _d = desc.shape
+    n = rows * cols
+    px = desc.reshape(n, -1, 3)
+    zero = (px - px.mean(axis=1)[:, None, :]).reshape(n, -1)
+    norm = np.sqrt((zero * zero).sum(axis=1))
+    out = block.copy()
+    for _ in range(steps):
+        grown = out.copy()
+        for r, c in zip(*np.nonzero(~out), strict=True):
+            i = r * cols + c
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if not (0 <= rr < rows and 0 <= cc < cols and out[rr, cc]):
+                    continue
+                j = rr * cols + cc
+                if norm[i] <= 1e-3 or norm[j] <= 1e-3:
+                    continue
+                ncc = float(zero[i] @ zero[j]) / float(norm[i] * norm[j])
+                if ncc >= _NCC_BESIDE and 0.8 < norm[i] / norm[j] < 1.25:
+                    grown[r, c] = True
+                    break
+        if (grown == out).all():
+            break
+        out = grown
+    return out
 
 
 def _inner(desc: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -689,8 +739,11 @@ def _board_at(
         return None
     ox = (cx - pitch[0] / 2) % pitch[0]
     oy = (cy - pitch[1] / 2) % pitch[1]
-    cols = int((w - ox) // pitch[0])
-    rows = int((h - oy) // pitch[1])
+    # A last cell cut by the picture's edge by no more than FLUSH of a pitch
+    # counts (a board flush with a window grab's edge: its last line, the
+    # middle of the gap after it, lies just past the last pixel).
+    cols = int((w - ox) / pitch[0] + FLUSH)
+    rows = int((h - oy) / pitch[1] + FLUSH)
     if rows < 2 or cols < 2:
         return None
     desc = _cells(rgb, (ox, oy), pitch, rows, cols)
@@ -705,18 +758,19 @@ def _board_at(
     areas = stats[1:, cv2.CC_STAT_AREA]
     main = 1 + int(np.argmax(areas))
     big = [1 + j for j in np.nonzero(areas >= max(16, 0.25 * areas.max()))[0] if 1 + j != main]
-    rect = _largest_rectangle(alike & (lab == main))
+    block = _alike_beside(desc, alike & (lab == main))
+    rect = _largest_rectangle(block)
     if rect[2] < 2 or rect[3] < 2 or rect[2] * rect[3] < _MIN_CELLS:
         return None
     inner = _inner(desc)
-    near = _alike_to(inner, alike & (lab == main), flat_ok=False, ncc_min=0.95)
+    near = _alike_to(inner, block, flat_ok=False, ncc_min=0.95)
     colour = inner.reshape(rows, cols, -1, 3).mean(axis=2)
-    facing = _facing(desc, alike & (lab == main))
-    top, left, bh, bw = _grow(alike & (lab == main), near, colour, rect, facing)
+    facing = _facing(desc, block)
+    top, left, bh, bw = _grow(block, near, colour, rect, facing)
     # geometry to a fraction of a pixel, from the edges of the board's blank cells
-    y0, y1 = int(oy + top * pitch[1]), int(np.ceil(oy + (top + bh) * pitch[1]))
-    x0, x1 = int(ox + left * pitch[0]), int(np.ceil(ox + (left + bw) * pitch[0]))
-    blank = alike[top : top + bh, left : left + bw]
+    y0, y1 = int(oy + top * pitch[1]), min(int(np.ceil(oy + (top + bh) * pitch[1])), h - 1)
+    x0, x1 = int(ox + left * pitch[0]), min(int(np.ceil(ox + (left + bw) * pitch[0])), w - 1)
+    blank = block[top : top + bh, left : left + bw]
     rr = np.clip(((np.arange(y0, y1) + 0.5 - oy) // pitch[1]).astype(int) - top, 0, bh - 1)
     cc = np.clip(((np.arange(x0, x1 + 1) + 0.5 - ox) // pitch[0]).astype(int) - left, 0, bw - 1)
     wx = blank[rr][:, cc].astype(np.float32)
