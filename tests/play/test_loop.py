@@ -368,6 +368,52 @@ def test_a_flag_drawn_late_is_not_clicked_again() -> None:
     assert flags and len(flags) == len(set(flags))
 
 
+def test_a_batch_the_game_stalls_in_the_middle_of_is_waited_for() -> None:
+    # A browser starved of CPU (Chromium under load, web-own's dark look)
+    # drew a batch's first flag and then nothing for longer than slow_draw.
+    # Sent again then, a flag click still on its way took the flag off when
+    # both landed, and play stopped: "a right click ... changed nothing twice".
+    # A game that drew part of a batch with a flag still to show is at work:
+    # the rest is waited for, no flag sent twice.
+    clock = FakeClock()
+    sim = _intermediate_sim(11)
+    queue: list[tuple[int, int, Button]] = []
+    apply = sim.on_click
+    stalled_at: list[float] = []
+    stalls: list[float] = []
+    stall = 6.0  # seconds the game then draws nothing (slow_draw is 5)
+
+    def on_click(x: int, y: int, button: Button) -> None:
+        queue.append((x, y, button))
+
+    draw = sim.draw
+
+    def stalling_draw() -> Image:
+        now = clock.monotonic()
+        if queue and not stalled_at and not stalls:
+            apply(*queue.pop(0))  # the batch's first click, at once
+            if queue:  # and then nothing for a while, once
+                stalled_at.append(now)
+                stalls.append(now)
+        if stalled_at and now >= stalled_at[0] + stall:
+            stalled_at.clear()
+        if not stalled_at:
+            while queue:
+                apply(*queue.pop(0))
+        return draw()
+
+    sim.on_click = on_click  # type: ignore[method-assign]
+    sim.draw = stalling_draw  # type: ignore[method-assign]
+    settings = replace(SLOW, redraw_timeout=1.5)
+    assert settings.slow_draw < stall
+    player, _ = make_player(sim, settings, clock=clock)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert sim.game.status is not Status.PLAYING
+    flags = [(x, y) for x, y, b in sim.clicks if b == "right"]
+    assert flags and len(flags) == len(set(flags))
+
+
 PREVIEW = (123, 45, 67)  # a colour SimReader knows no state by
 
 

@@ -567,8 +567,13 @@ class Player:
         x, y = left - self._grab_origin[0], top - self._grab_origin[1]
         if (x, y) == (0, 0) and image.shape[:2] == (height, width):
             return image
-        out = image[y : y + height, x : x + width]
-        if x < 0 or y < 0 or out.shape[:2] != (height, width):
+        out: Image | None = image[y : y + height, x : x + width]
+        if x < 0 or y < 0 or out is None or not out.size:
+            out = None
+        else:
+            # a board flush with the screen's right or bottom edge, as calibrated
+            out = self.grid.flush_filled(out, (left, top))
+        if out is None or out.shape[:2] != (height, width):
             raise PlayStop(
                 f"the screen grab ({image.shape[1]}x{image.shape[0]} px) does not hold the "
                 f"board: has the display's scale (now {self.capture.scale():g} pixels per "
@@ -952,7 +957,8 @@ class Player:
         first is still on its way (a browser starved of CPU draws nothing for
         seconds, then both), it takes the flag off again, or shows a '?' in
         games that cycle. So a batch with a flag not yet shown is waited for
-        longer (`slow_draw`) before anything is sent again.
+        longer (`slow_draw`) before anything is sent again, and one the game
+        has begun to draw longer still.
         """
         start = self.clock()
         image = self._wait_change(before, self.settings.redraw_timeout)
@@ -963,6 +969,12 @@ class Player:
                 return image, reading
             flag_due = any(c.kind == "right" for c in pending)
             wait = self.settings.slow_draw if flag_due else self.settings.redraw_timeout
+            if flag_due and len(pending) < len(clicks):
+                # The game drew part of the batch: it is at work, and the rest
+                # is most likely on its way (a browser starved of CPU stalls
+                # for seconds in the middle of a batch), not missed. A flag
+                # sent twice would come off: wait longer still.
+                wait = _MOST_WAITS * self.settings.slow_draw
             now = self.clock()
             left = start + max(wait, self.settings.redraw_timeout) - now
             if left <= 0:
@@ -1124,6 +1136,10 @@ def _opens(clicks: list[Click]) -> frozenset[int]:
 # Fewer changed pixels than this in the band above the board are no face
 # that changed (noise, a cursor's edge).
 _STRIP_MIN_CHANGE = 12
+
+# A batch the game has begun to draw is waited for up to this many slow_draw
+# windows before its clicks still not shown are sent again.
+_MOST_WAITS = 4
 
 # Fewer cells than this under a cover are a misread tile, not a window.
 _COVER_MIN = 9
