@@ -22,8 +22,8 @@ a rule written for that game alone (never by msolver's grid finder):
 - web-own (tests/support/webmines.html): our own test-only web game in four
   CSS looks of hobby web clones (dark rounded tiles, soft gradients, flat
   grid lines, big checkered cells), served and shown like the npm game; it
-  writes its cells' rects and every game's layout into the title. Not in
-  BATTERY; reach it as `_webown("dark", 1.0, 16, 16, 40)`.
+  writes its cells' rects and every game's layout into the title; any other
+  look or size as `_webown("dark", 1.1, 16, 16, 40)`.
 
 Geometry convention (as for the built-in games): origin is the top-left pixel
 of cell (0, 0)'s face and pitch the distance between neighbouring cells; a
@@ -521,6 +521,13 @@ BATTERY: tuple[Variant, ...] = (
     # Stock Tk buttons sized in text units as many clones size them (4
     # characters by 2 lines, Tk's own padding): oblong cells.
     _tk("stock", 0, 16, 16, 40),
+    # Our own web page in its four CSS looks (tests/support/webmines.html):
+    # rounded cells with gaps, gradient faces that fade in, 1 px grid lines,
+    # big cells.
+    _webown("dark", 1.0, 16, 16, 40),
+    _webown("soft", 1.25, 16, 16, 40),
+    _webown("flat", 1.0, 9, 9, 10),
+    _webown("big", 1.5, 9, 9, 10),
 )
 
 # Harder looks, for `bench_battery --game` only (no corpus shots, not live in

@@ -37,6 +37,13 @@ XFAIL: dict[str, str] = {
     # a translucent board over a background picture (measured on branch kmines, 2026-11-25).
     "kmines-graveyard-mayhem-hard": "refused: 6 cells under the moon's glow unlike the rest",
 }
+# Cases that fail only pasted on the dark screen.
+XFAIL_ON_SCREEN: dict[str, str] = {
+    # web-own's big look at 150% (recorded 2026-11-27, fifteenth session): the
+    # window alone is exact; on the dark screen the first line is found 0.5 px
+    # late and the pitch 0.06 px (x) and 0.13 px (y) short, the last line right.
+    "web-own-big-z150-9x9": "pitch 67.445 x 67.374 against 67.5 on a dark screen",
+}
 
 
 def cases() -> list[str]:
@@ -122,9 +129,10 @@ def run_case(name: str, profile_dir: Path) -> list[str]:
     return check(truth, rc, out, err, saved)
 
 
-def _param(name: str) -> Any:
-    if name in XFAIL:
-        return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=XFAIL[name]))
+def _param(name: str, more: dict[str, str] | None = None) -> Any:
+    why = XFAIL.get(name) or (more or {}).get(name)
+    if why is not None:
+        return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=why))
     return name
 
 
@@ -193,7 +201,7 @@ def _board_cases() -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("name", [_param(n) for n in _board_cases()])
+@pytest.mark.parametrize("name", [_param(n, XFAIL_ON_SCREEN) for n in _board_cases()])
 def test_calibrate_corpus_on_a_dark_screen(name: str, profile_dir: Path) -> None:
     """Each window on a black screen (before: the Tk boards were found at three
     times their pitch or as two boards, minegauler's 9x9 grass with its last
