@@ -324,10 +324,7 @@ def _repeated_on(rgb: Image, right: float, bottom: float, pitch: tuple[float, fl
     """`rgb` reaching to `right` and `bottom`, the pixels past its edge those one
     whole pitch before them (at most a pitch: see vision.geometry.repeat_fill)."""
     h, w = rgb.shape[:2]
-    short_x, short_y = int(np.ceil(right)) + 1 - w, int(np.ceil(bottom)) + 1 - h
-    if short_x <= 0 and short_y <= 0:
-        return rgb
-    return repeat_fill(rgb, max(short_x, 0), max(short_y, 0), pitch)
+    return repeat_fill(rgb, int(np.ceil(right)) + 1 - w, int(np.ceil(bottom)) + 1 - h, pitch)
 
 
 def _largest_rectangle(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int]:
@@ -393,30 +390,43 @@ def _alike_beside(
     correlate with the typical cell, but each still does with the one beside
     it. What lies around a board (a menu, a frame) is unlike its edge cells.
     """
-    rows, cols, _d = desc.shape
-    n = rows * cols
-    px = desc.reshape(n, -1, 3)
-    zero = (px - px.mean(axis=1)[:, None, :]).reshape(n, -1)
-    norm = np.sqrt((zero * zero).sum(axis=1))
-    out = block.copy()
+    if not block.any():
+        return block.copy()
+    # only cells within `steps` of the block can join it
+    rr, cc = np.nonzero(block)
+    r0, c0 = max(int(rr.min()) - steps, 0), max(int(cc.min()) - steps, 0)
+    r1, c1 = int(rr.max()) + steps + 1, int(cc.max()) + steps + 1
+    near = desc[r0:r1, c0:c1]
+    rows, cols, _d = near.shape
+    px = near.reshape(rows, cols, -1, 3)
+    zero = (px - px.mean(axis=2, keepdims=True)).reshape(rows, cols, -1)
+    norm = np.sqrt(np.einsum("rcd,rcd->rc", zero, zero))
+
+    def twins(a: slice, b: slice, c: slice, d: slice) -> npt.NDArray[np.bool_]:
+        # each cell of [a, c] against its neighbour of [b, d]: shape and contrast
+        na, nb = norm[a, c], norm[b, d]
+        both = (na > 1e-3) & (nb > 1e-3)
+        ncc = np.einsum("rcd,rcd->rc", zero[a, c], zero[b, d]) / np.where(both, na * nb, 1.0)
+        ratio = na / np.where(both, nb, 1.0)
+        out: npt.NDArray[np.bool_] = both & (ncc >= _NCC_BESIDE) & (ratio > 0.8) & (ratio < 1.25)
+        return out
+
+    every = slice(None)
+    down = twins(slice(None, -1), slice(1, None), every, every)  # (r, c) with (r + 1, c)
+    across = twins(every, every, slice(None, -1), slice(1, None))  # (r, c) with (r, c + 1)
+    out = block[r0:r1, c0:c1].copy()
     for _ in range(steps):
         grown = out.copy()
-        for r, c in zip(*np.nonzero(~out), strict=True):
-            i = r * cols + c
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if not (0 <= rr < rows and 0 <= cc < cols and out[rr, cc]):
-                    continue
-                j = rr * cols + cc
-                if norm[i] <= 1e-3 or norm[j] <= 1e-3:
-                    continue
-                ncc = float(zero[i] @ zero[j]) / float(norm[i] * norm[j])
-                if ncc >= _NCC_BESIDE and 0.8 < norm[i] / norm[j] < 1.25:
-                    grown[r, c] = True
-                    break
+        grown[:-1] |= down & out[1:]
+        grown[1:] |= down & out[:-1]
+        grown[:, :-1] |= across & out[:, 1:]
+        grown[:, 1:] |= across & out[:, :-1]
         if (grown == out).all():
             break
         out = grown
-    return out
+    whole = block.copy()
+    whole[r0:r1, c0:c1] = out
+    return whole
 
 
 def _inner(desc: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
