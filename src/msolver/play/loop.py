@@ -567,19 +567,16 @@ class Player:
         x, y = left - self._grab_origin[0], top - self._grab_origin[1]
         if (x, y) == (0, 0) and image.shape[:2] == (height, width):
             return image
-        out: Image | None = image[y : y + height, x : x + width]
-        if x < 0 or y < 0 or out is None or not out.size:
-            out = None
-        else:
-            # a board flush with the screen's right or bottom edge, as calibrated
-            out = self.grid.flush_filled(out, (left, top))
-        if out is None or out.shape[:2] != (height, width):
+        out = image[y : y + height, x : x + width]
+        # a board flush with the screen's right or bottom edge, as calibrated
+        filled = self.grid.flush_filled(out, (left, top)) if x >= 0 and y >= 0 else None
+        if filled is None or filled.shape[:2] != (height, width):
             raise PlayStop(
                 f"the screen grab ({image.shape[1]}x{image.shape[0]} px) does not hold the "
                 f"board: has the display's scale (now {self.capture.scale():g} pixels per "
                 f"point, was {self.frame.scale:g}) or the board's place changed? Recalibrate"
             )
-        return out
+        return filled
 
     def _look(
         self,
@@ -1229,11 +1226,7 @@ def _won_under_cover(
         return None if filled is None else Reading(filled, unsure=unsure)
     if shown != known.size - known.mines:
         return None
-    # Won: every cell still unopened is a mine, which gives the hidden numbers.
-    nbrs = neighbours_table(known.width, known.height)
-    for i in hidden_opens:
-        cells[i] = sum(1 for j in nbrs[i] if j not in hidden_opens and cells[j] in (UNKNOWN, FLAG))
-    return Reading(Board(known.width, known.height, known.mines, tuple(cells)), unsure=unsure)
+    return _won_board(known, cells, hidden_opens, unsure)
 
 
 def _won_by_reveal(reading: Reading, known: Board, opened: frozenset[int]) -> Reading | None:
@@ -1261,10 +1254,18 @@ def _won_by_reveal(reading: Reading, known: Board, opened: frozenset[int]) -> Re
     shown = sum(1 for s in cells if s >= 0) + len(hidden_opens)
     if shown != known.size - known.mines:
         return None
+    return _won_board(known, cells, hidden_opens)
+
+
+def _won_board(
+    known: Board, cells: list[int], hidden_opens: list[int], unsure: frozenset[int] = frozenset()
+) -> Reading:
+    """A won board: every cell still unopened is a mine, which gives the numbers
+    of the opened cells not read (`hidden_opens`)."""
     nbrs = neighbours_table(known.width, known.height)
     for i in hidden_opens:
         cells[i] = sum(1 for j in nbrs[i] if j not in hidden_opens and cells[j] in (UNKNOWN, FLAG))
-    return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+    return Reading(Board(known.width, known.height, known.mines, tuple(cells)), unsure=unsure)
 
 
 def _board_hidden(reading: Reading) -> bool:

@@ -72,10 +72,10 @@ def line_of(edges: Edges) -> tuple[float, float]:
 
 
 def repeat_fill(image: Image, right: int, bottom: int, pitch: tuple[float, float]) -> Image:
-    """`image` grown by `right` columns and `bottom` rows, each new pixel the one a
-    whole pitch before it (the board repeats every pitch; a lattice of
-    fractional pitch is off by under half a pixel), or the last one where the
-    image is narrower than a pitch."""
+    """`image` grown by `right` columns and `bottom` rows (none where a count is
+    not positive), each new pixel the one a whole pitch before it (the board
+    repeats every pitch; a lattice of fractional pitch is off by under half a
+    pixel), or the last one where the image is narrower than a pitch."""
     out = _repeated(image, right, pitch[0], axis=1)
     return np.ascontiguousarray(_repeated(out, bottom, pitch[1], axis=0))
 
@@ -201,7 +201,7 @@ class Grid:
             return image
         if short_x > FLUSH * self.pitch[0] or short_y > FLUSH * self.pitch[1]:
             return None
-        return repeat_fill(image, max(short_x, 0), max(short_y, 0), self.pitch)
+        return repeat_fill(image, short_x, short_y, self.pitch)
 
     def inside(self, x: float, y: float) -> bool:
         left, top, width, height = self.rect()
