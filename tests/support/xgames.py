@@ -289,12 +289,14 @@ def launch(
     layout: set[int] | frozenset[int] | None = None,
     position: tuple[int, int] | None = None,
     theme: str | None = None,
+    gtk_theme: str | None = None,
     timeout: float = 20.0,
 ) -> GameWindow:
     """Start `game` at expert size on `display`; return once its window is mapped and drawn.
 
     seed, tilesize, layout: sgt-mines only. size, theme: gnome-mines window size
-    and tile theme (its own default is bgcolors, the one msolver has built in).
+    and tile theme (its own default is bgcolors, the one msolver has built in),
+    and the desktop theme GTK draws its window in (GTK_THEME).
     position: move the window there after it is drawn.
     """
     if game not in BINARIES:
@@ -332,6 +334,8 @@ def launch(
                 timeout=10,
                 capture_output=True,
             )
+        if gtk_theme is not None:
+            env["GTK_THEME"] = gtk_theme
         cmd = [BINARIES[game], "--big"]
     else:
         cmd = [BINARIES[game], "-geometry", "30x16+0+0", "-m", "99"]

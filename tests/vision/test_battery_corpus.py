@@ -25,6 +25,8 @@ import pytest
 CORPUS = Path(__file__).resolve().parents[2] / "screenshots" / "corpus"
 ORIGIN_TOL = 1.0
 PITCH_TOL = 0.05
+# how much the box-to-face distance may differ between cells of one board
+CUT_SPREAD = 0.5
 
 # the calibrate --json keys of a grid's own line edges, by the truth's key of cell starts
 EDGE_KEYS = {"col_starts": "col_edges", "row_starts": "row_edges"}
@@ -36,6 +38,14 @@ XFAIL: dict[str, str] = {
     # kmines (KDE), recorded at its first window size on a 1920x1080 screen:
     # a translucent board over a background picture (measured on branch kmines, 2026-11-25).
     "kmines-graveyard-mayhem-hard": "refused: 6 cells under the moon's glow unlike the rest",
+}
+# Cases that fail only in the window alone.
+XFAIL_IN_WINDOW: dict[str, str] = {
+    # kmines at Qt's 125% (recorded 2026-11-27, sixteenth session): found 9x9
+    # (a smooth gradient beside it had been saved as a 7x5 board), but in the
+    # window alone the rows' fit starts 2.4 px late at a pitch of 28.355
+    # (28.75 true); pasted on the dark screen it is exact.
+    "kmines-default-easy-qt125": "origin y 106.18 against 103.75, pitch y 28.355 against 28.75",
 }
 # Cases that fail only pasted on the dark screen.
 XFAIL_ON_SCREEN: dict[str, str] = {
@@ -105,11 +115,18 @@ def check(truth: dict[str, Any], rc: int, out: str, err: str, saved: list[Path])
                     f"{len(off)} {label} cell edges off (origin {o}, pitch {p}): "
                     f"cell {k} at {edges[k]:.2f}, true {s}"
                 )
+            if got["theme"] == "custom":
+                problems += _cut_alike(label, edges, starts)
             continue
         if not (t - g - ORIGIN_TOL <= o <= t + ORIGIN_TOL):
             problems.append(f"origin {label} {o}, true {t} (gap {g})")
         if abs(p - tp) > PITCH_TOL:
             problems.append(f"pitch {label} {p}, true {tp}")
+        n = truth["cols"] if axis == 0 else truth["rows"]
+        if got["theme"] == "custom":
+            problems += _cut_alike(
+                label, [o + k * p for k in range(n)], [t + k * tp for k in range(n)]
+            )
     builtin = truth["builtin"]
     # A blank board drawn pixel for pixel as a built-in's may be named so: no
     # picture of a blank board can tell the two apart (the reader finds out at
@@ -119,6 +136,23 @@ def check(truth: dict[str, Any], rc: int, out: str, err: str, saved: list[Path])
     if builtin is not None and got["theme"] not in (builtin, "custom"):
         problems.append(f"built-in {builtin} named {got['theme']!r}")
     return problems
+
+
+def _cut_alike(label: str, edges: list[float], starts: list[float]) -> list[str]:
+    """Whether every cell's box starts the same distance from its face (within
+    CUT_SPREAD): a box a pixel later on some cells than on others takes in a
+    pixel of the next cell's gap, which sharp dark gaps make a different tile.
+    Asked of a board whose looks are learned (theme "custom"), where cells are
+    compared with each other; a built-in theme's tiles are fitted to each
+    cell to a fraction of a pixel and read a pixel's drift."""
+    d = [e - s for e, s in zip(edges, starts, strict=False)]
+    if max(d) - min(d) <= CUT_SPREAD:
+        return []
+    hi, lo = d.index(max(d)), d.index(min(d))
+    return [
+        f"{label} cells cut unevenly: cell {hi} {d[hi]:+.2f} px from its face, "
+        f"cell {lo} {d[lo]:+.2f}"
+    ]
 
 
 def run_case(name: str, profile_dir: Path) -> list[str]:
@@ -160,7 +194,7 @@ def test_corpus_is_big_enough() -> None:
         assert (CORPUS / f"{n}.png").stat().st_size < 400_000, n
 
 
-@pytest.mark.parametrize("name", [_param(n) for n in cases()])
+@pytest.mark.parametrize("name", [_param(n, XFAIL_IN_WINDOW) for n in cases()])
 def test_calibrate_corpus(name: str, profile_dir: Path) -> None:
     problems = run_case(name, profile_dir)
     assert not problems, f"{name}: " + "; ".join(problems)

@@ -235,3 +235,34 @@ def test_a_textured_board_small_on_a_whole_screen_is_found() -> None:
     lat = find_lattice(screen)
     assert (lat.rows, lat.cols, lat.unlike) == (9, 9, ())
     assert lat.pitch == pytest.approx(t["pitch"], abs=0.05)
+
+
+def _gradient_beside_a_played_board(seed: int) -> np.ndarray:
+    """A window's smooth background gradient on the left; on the right a board
+    under way, every cell its own colour and mark, dark lines between: its
+    lines give the picture a pitch, and no block of its cells is alike."""
+    rng = np.random.default_rng(seed)
+    h, w = 420, 640
+    ramp = np.linspace(185, 145, h)[:, None] + np.linspace(0, 6, w)[None, :]
+    img = np.repeat(np.clip(ramp, 0, 255).astype(np.uint8)[:, :, None], 3, axis=2)
+    p, ox, oy, n = 29, 330, 60, 9
+    for r in range(n):
+        for c in range(n):
+            y, x = oy + r * p, ox + c * p
+            img[y : y + p, x : x + p] = rng.integers(60, 250, 3)
+            k = int(rng.integers(0, 4))
+            img[y + 6 + k : y + 20, x + 8 : x + 12 + 2 * k] = rng.integers(0, 255, 3)
+            img[y, x : x + p] = 40
+            img[y : y + p, x] = 40
+    return img
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_smooth_gradient_is_no_board(seed: int) -> None:
+    # kmines under Qt's 125% scaling: its board's cells differ pixel for pixel
+    # (every fourth pixel doubled), and the lattice of its pitch cut the
+    # window's background gradient, flat but for a ramp the same in every
+    # cell, into a 7x5 "board" that calibration saved. Cells with no shape
+    # but a ramp are no cells.
+    with pytest.raises(LatticeError):
+        find_lattice(_gradient_beside_a_played_board(seed))

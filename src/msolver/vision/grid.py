@@ -22,7 +22,14 @@ from msolver.core.game import LEVELS
 from msolver.vision.geometry import Grid, GridError
 from msolver.vision.image import Image, ImageError, as_rgb
 from msolver.vision.image import px as whole_px
-from msolver.vision.lattice import Lattice, LatticeError, find_lattice, measure_lines
+from msolver.vision.lattice import (
+    FINE_UNEVEN,
+    UNEVEN,
+    Lattice,
+    LatticeError,
+    find_lattice,
+    measure_lines,
+)
 from msolver.vision.profile import (
     BUILTIN_NAMES,
     Profile,
@@ -137,10 +144,11 @@ def _lattice_grid(lat: Lattice) -> Grid:
     )
 
 
-def _uneven(rgb: Image, grid: Grid) -> Grid:
-    """The grid with each line's own edges where a toolkit laid its lines out unevenly."""
+def _uneven(rgb: Image, grid: Grid, tolerance: float = UNEVEN) -> Grid:
+    """The grid with each line's own edges where a toolkit laid its lines out unevenly
+    (further than `tolerance` pixels off the even lattice)."""
     try:
-        return measure_lines(rgb, grid)
+        return measure_lines(rgb, grid, tolerance)
     except GridError:
         return grid  # measured lines that are no board's: the even lattice stands
 
@@ -571,6 +579,10 @@ def calibrate(
                 f"first at row {r}, col {c}, do not look like a blank cell): "
                 "show a new, unplayed board"
             )
+        if grid.uniform:
+            # Its looks are learned by comparing cells pixel for pixel: a line
+            # a toolkit laid a pixel off the even lattice is cut by its own edge.
+            grid = _within(_uneven(rgb, grid, FINE_UNEVEN))
         tiles = {"unknown": (observed_unknown_tile(rgb, grid),)}
         theme_name = "custom"
         # Each cell's own blank look: a gradient or texture behind the tiles

@@ -358,7 +358,10 @@ def _alike(
     mean = px.mean(axis=1)  # (n, 3)
     zero = (px - mean[:, None, :]).reshape(rows * cols, d)
     norm = np.sqrt((zero * zero).sum(axis=1))
-    idx = np.nonzero(seed.ravel() & (norm > 1e-3))[0]
+    # A cell whose only shape is a smooth ramp (a gradient behind the window,
+    # no cell of its own) correlates with every other such cell: only cells
+    # with more than that may stand for the board.
+    idx = np.nonzero(seed.ravel() & (norm > 1e-3) & _shaped(px))[0]
     ncc = np.zeros(rows * cols)
     if len(idx) < _MIN_CELLS:
         return np.zeros((rows, cols), bool), ncc.reshape(rows, cols)
@@ -435,6 +438,29 @@ def _inner(desc: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     m = _N // 8
     cells = desc.reshape(rows, cols, _N, _N, 3)[:, :, m : _N - m, m : _N - m]
     return np.ascontiguousarray(cells).reshape(rows, cols, -1)
+
+
+def _ramp_basis() -> F:
+    """An orthonormal basis of the smooth ramps (constant, along x, along y) of one
+    channel of a cell at _N x _N: (_N*_N, 3)."""
+    g = (np.arange(_N) - (_N - 1) / 2) / _N
+    y, x = np.meshgrid(g, g, indexing="ij")
+    q, _ = np.linalg.qr(np.stack([np.ones(_N * _N), x.ravel(), y.ravel()], axis=1))
+    return np.asarray(q, np.float64)
+
+
+_RAMP = _ramp_basis()
+
+
+def _shaped(px: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Which cells (px: (n, _N*_N, 3)) hold more than a smooth ramp in any
+    channel, by more than about 3 levels per value left over (as _alike_to's
+    flat face)."""
+    fit = np.einsum("pk,nqc,qk->npc", _RAMP, px, _RAMP, optimize=True)
+    rest = px - fit
+    d = px.shape[1] * px.shape[2]
+    out: npt.NDArray[np.bool_] = np.sqrt((rest * rest).sum(axis=(1, 2))) > 3.0 * np.sqrt(d)
+    return out
 
 
 def _alike_to(
@@ -1231,10 +1257,19 @@ def cell_offset(tile: Image) -> tuple[float, float]:
 # A line laid out further than this from the best straight line through all
 # of them is cut by its own edge (GTK at a fractional size: steps of 27 and
 # 26 px); within it the one origin + k * pitch rule cuts every cell alike.
-_UNEVEN = 1.0
+UNEVEN = 1.0
+# The same for a board whose looks are learned (no built-in theme's tiles,
+# fitted to a fraction of a pixel, to read it by): its cells are compared
+# with each other, pixel for pixel. Cells rounded to whole pixels at a
+# fractional pitch put no line further than half a pixel off the straight
+# line; a toolkit's second step puts one a whole pixel off where it starts,
+# which the line's fit halves at worst (GTK's last two rows a pixel short:
+# 0.76 px; cut evenly, each of those cells takes in a pixel of its
+# neighbour, and sharp dark gaps then read as a look half drawn).
+FINE_UNEVEN = 0.5
 
 
-def measure_lines(image: Image, grid: Grid) -> Grid:
+def measure_lines(image: Image, grid: Grid, tolerance: float = UNEVEN) -> Grid:
     """The grid with each column's and row's own edges where the lines are laid unevenly.
 
     Every boundary between two cells is found near where the grid puts it
@@ -1242,8 +1277,8 @@ def measure_lines(image: Image, grid: Grid) -> Grid:
     mean boundary profile, three times over as the mean sharpens; the
     boundary itself is then placed by the one origin rule on that sharp
     mean (the strongest repeating edge, or the middle of a gap or line).
-    An axis whose measured lines all sit within _UNEVEN of one straight
-    line keeps the grid's origin and pitch unchanged.
+    An axis whose measured lines all sit within `tolerance` (pixels) of one
+    straight line keeps the grid's origin and pitch unchanged.
     """
     rgb = as_rgb(image)
     ex, ey = _edges(rgb)
@@ -1261,8 +1296,10 @@ def measure_lines(image: Image, grid: Grid) -> Grid:
         ex, ey, src = sx, sy, smooth
     grey = src.astype(np.float64).mean(axis=2)
     xs, ys = grid.edges()
-    mx = _line_edges(ex[y0:y1].sum(axis=0), grey[y0:y1].mean(axis=0), xs, grid.pitch[0])
-    my = _line_edges(ey[:, x0:x1].sum(axis=1), grey[:, x0:x1].mean(axis=1), ys, grid.pitch[1])
+    mx = _line_edges(ex[y0:y1].sum(axis=0), grey[y0:y1].mean(axis=0), xs, grid.pitch[0], tolerance)
+    my = _line_edges(
+        ey[:, x0:x1].sum(axis=1), grey[:, x0:x1].mean(axis=1), ys, grid.pitch[1], tolerance
+    )
     if mx is None and my is None:
         return grid
     if mx is None:
@@ -1282,7 +1319,11 @@ def measure_lines(image: Image, grid: Grid) -> Grid:
 
 
 def _line_edges(
-    prof_in: npt.NDArray[np.float32], level: F, edges: tuple[float, ...], p: float
+    prof_in: npt.NDArray[np.float32],
+    level: F,
+    edges: tuple[float, ...],
+    p: float,
+    tolerance: float = UNEVEN,
 ) -> tuple[float, ...] | None:
     """Measured box edges along one axis, or None when the lines are even (see measure_lines).
 
@@ -1334,7 +1375,7 @@ def _line_edges(
     ks = inner.astype(np.float64)
     am = np.stack([np.ones(len(ks)), ks], axis=1)
     (f0, fp), *_ = np.linalg.lstsq(am, at[inner], rcond=None)
-    if float(np.max(np.abs(at[inner] - (f0 + fp * ks)))) <= _UNEVEN:
+    if float(np.max(np.abs(at[inner] - (f0 + fp * ks)))) <= tolerance:
         return None
     # the board's first and last edges have no neighbour beyond the frame
     # (whose own lines would pull them): each takes the step next to it, as
