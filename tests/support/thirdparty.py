@@ -384,13 +384,18 @@ def _tk(
     )
 
 
-def _gnome(w: int, h: int, theme: str | None = None) -> Variant:
+def _gnome(w: int, h: int, theme: str | None = None, gtk: str | None = None) -> Variant:
     """gnome-mines at a window size; `theme`: one of its tile themes other than its
-    default (bgcolors, msolver's built-in gnome-mines), learned in play."""
+    default (bgcolors, msolver's built-in gnome-mines), learned in play; `gtk`: a
+    desktop theme GTK draws it in (GTK_THEME, e.g. Adwaita:dark: the gaps
+    between tiles and the window take the theme's colours)."""
+    name = f"gnome-mines-{theme}-{w}x{h}" if theme else f"gnome-mines-{w}x{h}"
+    if gtk:
+        name += "-gtk-" + gtk.lower().replace(":", "-")
     return Variant(
-        name=f"gnome-mines-{theme}-{w}x{h}" if theme else f"gnome-mines-{w}x{h}",
+        name=name,
         game="gnome-mines",
-        toolkit="GTK",
+        toolkit=f"GTK ({gtk})" if gtk else "GTK",
         theme=f"gnome-mines-{theme}" if theme else "gnome-mines",
         rows=16,
         cols=30,
@@ -402,9 +407,9 @@ def _gnome(w: int, h: int, theme: str | None = None) -> Variant:
         # (gnome-mines' minefield.vala, place_mines)
         first_click="opening",
         end_signal=GNOME_END,
-        builtin=None if theme else "gnome-mines",
-        blank_builtin="gnome-mines" if theme else None,
-        params=(("size", (w, h)), ("theme", theme)),
+        builtin=None if theme or gtk else "gnome-mines",
+        blank_builtin="gnome-mines" if theme or gtk else None,
+        params=(("size", (w, h)), ("theme", theme), ("gtk", gtk)),
     )
 
 
@@ -412,12 +417,15 @@ def _gnome(w: int, h: int, theme: str | None = None) -> Variant:
 KMINES_LEVELS = {"Easy": (9, 9, 10), "Medium": (16, 16, 40), "Hard": (30, 16, 99)}
 
 
-def _kmines(theme: str, level: str) -> Variant:
+def _kmines(theme: str, level: str, scale: float = 1.0) -> Variant:
+    """kmines in one of its themes at a level; `scale`: Qt's display scaling
+    (QT_SCALE_FACTOR: at 125% its pictures are scaled by whole pixels, every
+    fourth doubled, so no two cells are alike pixel for pixel)."""
     cols, rows, mines = KMINES_LEVELS[level]
     return Variant(
-        name=f"kmines-{theme}-{level.lower()}",
+        name=f"kmines-{theme}-{level.lower()}" + (f"-qt{round(scale * 100)}" if scale != 1 else ""),
         game="kmines",
-        toolkit="Qt5 (KDE Frameworks)",
+        toolkit="Qt5 (KDE Frameworks)" + (f", scaled {scale:g}x" if scale != 1 else ""),
         theme=f"kmines-{theme}",
         rows=rows,
         cols=cols,
@@ -430,7 +438,7 @@ def _kmines(theme: str, level: str) -> Variant:
         # measured: the first click opened an area in every try (an opening)
         first_click="opening",
         end_signal=KMINES_END,
-        params=(("theme", theme), ("level", level)),
+        params=(("theme", theme), ("level", level), ("scale", scale)),
     )
 
 
@@ -518,6 +526,9 @@ BATTERY: tuple[Variant, ...] = (
         for t in ("default", "classic", "graveyard-mayhem", "green")
         for lv in KMINES_LEVELS
     ),
+    # kmines under Qt's display scaling of 125%: no two cells alike pixel for
+    # pixel, beside a window background that is a smooth gradient.
+    _kmines("default", "Easy", 1.25),
     # Stock Tk buttons sized in text units as many clones size them (4
     # characters by 2 lines, Tk's own padding): oblong cells.
     _tk("stock", 0, 16, 16, 40),
@@ -528,6 +539,11 @@ BATTERY: tuple[Variant, ...] = (
     _webown("soft", 1.25, 16, 16, 40),
     _webown("flat", 1.0, 9, 9, 10),
     _webown("big", 1.5, 9, 9, 10),
+    # gnome-mines under a dark and a high-contrast desktop theme (the gaps
+    # and the window dark, the tiles its own): at 1200x700 its last two rows
+    # are a pixel shorter, which the dark gaps make matter.
+    _gnome(1200, 700, gtk="Adwaita:dark"),
+    _gnome(1000, 560, gtk="HighContrastInverse"),
 )
 
 # Harder looks, for `bench_battery --game` only (no corpus shots, not live in
@@ -867,6 +883,7 @@ def launch(
             display,
             size=variant.param("size"),
             theme=variant.param("theme"),
+            gtk_theme=variant.param("gtk"),
             timeout=timeout,
         )
         win = ThirdPartyWindow(
@@ -922,6 +939,8 @@ def launch(
                 f"[KgDifficulty]\nLevel={level}\n\n"
                 f"[KHighscore_{level}]\n0_LastPlayer=msolver-test\n{scores}"
             )
+            if variant.param("scale") != 1:
+                env["QT_SCALE_FACTOR"] = str(variant.param("scale"))
             cmd = ["dbus-run-session", "--", "/usr/games/kmines"]
             cls = "kmines"
         elif variant.game == "pygame-minesweeper":
@@ -975,7 +994,8 @@ def launch(
         elif variant.game == "kmines":
             # the toolbar's "New" under the menu bar, at the window's left
             x, y, _, _ = win.geometry()
-            win.new_game = f"click:{x + 25},{y + 37}"
+            s = float(variant.param("scale"))
+            win.new_game = f"click:{x + round(25 * s)},{y + round(37 * s)}"
         win.park_pointer()
         slow = ("gnome-mines", "web-mfw", "web-own", "kmines")
         img = win.wait_drawn(settle=0.8 if variant.game in slow else 0.3)
@@ -1256,20 +1276,29 @@ def _kmines_truth(variant: Variant, img: np.ndarray) -> Truth:
     between the toolbar (ending at y = 54) and the 30 px status bar. A half
     pixel of centring rounds up (measured: default Easy cells start at 126, 87).
     The view's top and bottom are checked on the picture: the window's light
-    grey toolbar and status bar end and start there."""
+    grey toolbar and status bar end and start there. Under Qt's scaling
+    (QT_SCALE_FACTOR) all of this holds in its logical pixels, each `scale`
+    pixels of the picture."""
+    sc = float(variant.param("scale"))
     h, w = img.shape[:2]
-    top, bottom = 54, h - 30
+    top, bottom = 54, h / sc - 30
     bar = np.array([239, 239, 239])
-    if not (np.abs(img[bottom, 2].astype(int) - bar).max() <= 2):
-        raise HarnessError(f"kmines: no status bar at y={bottom}")
-    vw, vh = w, bottom - top
+    at = int(np.ceil(bottom * sc)) + (sc != 1)
+    if not (np.abs(img[at, 2].astype(int) - bar).max() <= 2):
+        raise HarnessError(f"kmines: no status bar at y={at}")
+    vw, vh = w / sc, bottom - top
     cols, rows = variant.cols, variant.rows
     cell = int(min(vw / (cols + 2), vh / (rows + 2)))
     x0 = float(np.floor((vw - cols * cell) / 2 + 0.5))
     y0 = top + float(np.floor((vh - rows * cell) / 2 + 0.5))
     face, gap = _KMINES_FACE.get(str(variant.param("theme")), (0.0, 0.0))
     return Truth(
-        rows, cols, variant.mines, (x0 + face, y0 + face), (float(cell), float(cell)), (gap, gap)
+        rows,
+        cols,
+        variant.mines,
+        ((x0 + face) * sc, (y0 + face) * sc),
+        (cell * sc, cell * sc),
+        (gap * sc, gap * sc),
     )
 
 
