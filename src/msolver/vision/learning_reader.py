@@ -1207,7 +1207,7 @@ def _redrawn(c: Content, o: Content) -> bool:
         return False
     assert o.shape is not None and c.shape is not None
     return (
-        float(np.abs(c.face - o.face).max()) <= FACE_TOL
+        _face_alike(c.face - o.face)
         and (_blended(c, o) or _blended(o, c))
         and c.glyph_gap(o) <= VARIANT_SHAPE * SHAPE_TOL
         and abs(c.aspect - o.aspect) <= VARIANT_ASPECT * ASPECT_TOL
@@ -1253,6 +1253,15 @@ def _checkerboard(blank: F32, rows: int, cols: int) -> bool:
             return False
         shades.append(shade)
     return float(np.abs(shades[0] - shades[1]).max()) > 4.0
+
+
+def _face_alike(d: F64) -> bool:
+    """Whether two faces `d` apart may be one tile's: within FACE_TOL, or one
+    grey picture seen through a translucent face (a shade: lighter or darker
+    by at most SHADE_TOL, alike on every channel)."""
+    return float(np.abs(d).max()) <= FACE_TOL or (
+        float(np.abs(d).max()) <= SHADE_TOL and float(np.ptp(d)) <= SHADE_HUE
+    )
 
 
 def _shade_of(a: Content, b: Content) -> bool:
