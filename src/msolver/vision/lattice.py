@@ -454,13 +454,18 @@ _RAMP = _ramp_basis()
 
 def _shaped(px: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     """Which cells (px: (n, _N*_N, 3)) hold more than a smooth ramp in any
-    channel, by more than about 3 levels per value left over (as _alike_to's
-    flat face)."""
+    channel, by more than a flat face's stray (_flat_norm) left over."""
     fit = np.einsum("pk,nqc,qk->npc", _RAMP, px, _RAMP, optimize=True)
     rest = px - fit
-    d = px.shape[1] * px.shape[2]
-    out: npt.NDArray[np.bool_] = np.sqrt((rest * rest).sum(axis=(1, 2))) > 3.0 * np.sqrt(d)
+    flat = _flat_norm(px.shape[1] * px.shape[2])
+    out: npt.NDArray[np.bool_] = np.sqrt((rest * rest).sum(axis=(1, 2))) > flat
     return out
+
+
+def _flat_norm(d: int) -> float:
+    """The most a flat face's d values stray from their mean, as a norm: about
+    3 levels per value."""
+    return 3.0 * float(np.sqrt(d))
 
 
 def _alike_to(
@@ -482,7 +487,7 @@ def _alike_to(
     ref = np.median(zero[tw], axis=0)
     ref_norm = float(np.sqrt((ref * ref).sum()))
     typical = float(np.median(norm[tw]))
-    noise = 3.0 * np.sqrt(d)  # about 3 levels per value: a flat face
+    noise = _flat_norm(d)
     if typical < noise or ref_norm < noise:
         if not flat_ok:  # a flat face is no evidence: the window around may be as flat
             return np.zeros((rows, cols), bool)

@@ -1255,13 +1255,15 @@ def _checkerboard(blank: F32, rows: int, cols: int) -> bool:
     return float(np.abs(shades[0] - shades[1]).max()) > 4.0
 
 
+def _a_shade(d: F64) -> bool:
+    """Whether two faces `d` apart are one grey picture seen through a translucent
+    face: lighter or darker by at most SHADE_TOL, alike on every channel."""
+    return float(np.abs(d).max()) <= SHADE_TOL and float(np.ptp(d)) <= SHADE_HUE
+
+
 def _face_alike(d: F64) -> bool:
-    """Whether two faces `d` apart may be one tile's: within FACE_TOL, or one
-    grey picture seen through a translucent face (a shade: lighter or darker
-    by at most SHADE_TOL, alike on every channel)."""
-    return float(np.abs(d).max()) <= FACE_TOL or (
-        float(np.abs(d).max()) <= SHADE_TOL and float(np.ptp(d)) <= SHADE_HUE
-    )
+    """Whether two faces `d` apart may be one tile's: within FACE_TOL, or a shade."""
+    return float(np.abs(d).max()) <= FACE_TOL or _a_shade(d)
 
 
 def _shade_of(a: Content, b: Content) -> bool:
@@ -1269,8 +1271,7 @@ def _shade_of(a: Content, b: Content) -> bool:
     by at most SHADE_TOL, alike on every channel (a grey picture seen through the
     face), with the same ink, glyph and aspect or no ink on either. Faces of
     other hues are other tiles (a theme may tell its numbers by face colour)."""
-    d = a.face - b.face
-    if float(np.abs(d).max()) > SHADE_TOL or float(np.ptp(d)) > SHADE_HUE:
+    if not _a_shade(a.face - b.face):
         return False
     return Content(a.face, b.ink, b.shape, b.aspect).distance(a) <= 1.0
 
