@@ -134,6 +134,10 @@ _SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
 _LOOK_KEY = 100  # a cell's key for an unnamed look k is _LOOK_KEY + k
 _SHOWN_PER_CELL = 12  # contents kept per cell by their pixels (see _content)
 _SHOWN_BYTES = 32 << 20  # and their keys' bytes in all
+# Levels (of 255, any channel) by which two cells' blank looks may differ at a
+# pixel and still show the same thing there: a gradient behind translucent
+# cells shifts a few levels across a board; a frame or a gap line, tens.
+_SURROUNDINGS = 24.0
 
 
 @dataclass(frozen=True)
@@ -223,6 +227,7 @@ class _Look:
     state: int | None  # None while not named
     proven: bool = False  # shown on a finished board that it explains
     patch: F32 | None = None  # the tile cut as a blank look is (BLANK_K samples a side)
+    cell: int | None = None  # the cell it was first seen on (None: a profile's tile)
 
     def __post_init__(self) -> None:
         if self.patch is None:
@@ -884,8 +889,31 @@ class LearningReader:
         cell's SAME of the look."""
         got = patches.astype(np.float32)
         tiles = np.stack([self.looks[b].patch for b in looks])  # type: ignore[misc]
-        to_look = (((got - tiles) / 255.0) ** 2).reshape(len(cells), -1).mean(axis=1)
-        to_blank = (((got - self._blank[cells]) / 255.0) ** 2).reshape(len(cells), -1).mean(axis=1)
+        blanks = self._blank[cells]
+        # Where this cell's blank look and the blank look of the cell the look was
+        # first seen on differ, the pixel shows the cell's surroundings, not its
+        # state: a window frame over the last column's rim, a gap a pixel wider
+        # where a fractional scale lays cells 17 and 18 px apart. There a truly
+        # opened cell is nearer its own blank look, so those pixels are left out
+        # (unless they are most of the patch: a checkerboard's cells differ all
+        # over, and are compared whole as before).
+        sources = [self.looks[b].cell for b in looks]
+        alike = np.ones(got.shape[:3], dtype=np.bool_)
+        for k, s in enumerate(sources):
+            if s is None:
+                continue
+            agree = np.abs(blanks[k] - self._blank[s]).max(axis=-1) <= _SURROUNDINGS
+            if agree.mean() >= 0.5:
+                alike[k] = agree
+        weight = np.broadcast_to(alike[..., None], got.shape).astype(np.float32)
+        kept = weight.reshape(len(cells), -1).sum(axis=1)
+
+        def mean(d: F32) -> F32:
+            sq = ((d / 255.0) ** 2) * weight
+            return np.asarray(sq.reshape(len(cells), -1).sum(axis=1) / kept)
+
+        to_look = mean(got - tiles)
+        to_blank = mean(got - blanks)
         return np.asarray((to_blank < to_look) & (to_look > self._same[cells]))
 
     def _doubt_base(self, image: Image, first: Reading) -> list[int]:
@@ -1034,7 +1062,7 @@ class LearningReader:
             if d <= 1.0:
                 look_of[i] = j
                 continue
-            self.looks.append(_Look(c, np.array(self._tile(image, i), copy=True), None))
+            self.looks.append(_Look(c, np.array(self._tile(image, i), copy=True), None, cell=i))
             look_of[i] = len(self.looks) - 1
 
     def _name(
