@@ -47,6 +47,7 @@ from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board,
 from msolver.core.clock import Clock, RealClock
 from msolver.vision.contentbatch import (
     InkRule,
+    around_glyph,
     contents_of,
     glyph_shape,
     sprite_apart,
@@ -191,6 +192,9 @@ def content(tile: Image) -> Content:
     flat = inner.reshape(-1, 3)
     face = np.median(flat, axis=0)
     dist = np.abs(inner - face).max(axis=2)
+    around = around_glyph(tile, inner, dist, float(INK))
+    if around is not None:
+        face, dist = around
     med = float(np.median(dist))
     threshold = max(float(INK), INK_TEXTURE * med)
     mask = dist > threshold
