@@ -121,7 +121,11 @@ VARIANT_SHAPE = 5.0
 # goes by it (`naming.decide_among`), never a certain move.
 NEW_NUMBER_STRAIN = 3.0
 VARIANT_ASPECT = 2.0
-# More new looks at once than a game has kinds of tiles: not a board we know.
+# More kinds of new look at once than a game has kinds of tiles: not a board
+# we know. Looks that may be one tile drawn again (`_redrawn`: a glyph at
+# another phase, a shade of its face) are one kind: under a fractional display
+# scale, over a gradient, a first opening shows one number in many looks
+# (kmines Medium at Qt's 125%: 19 looks of 6 kinds).
 MAX_NEW_LOOKS = 12
 # How long a frame with new looks must hold still before they are named (s).
 # A game starved of CPU can leave a half-drawn tile on screen for a good
@@ -222,6 +226,24 @@ def content(tile: Image) -> Content:
     shape = glyph_shape(weight, (cx, cy), (sx, sy), GLYPH, GLYPH_SPAN)
     ink = np.median(inner[mask], axis=0)
     return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)), pixels)
+
+
+def _kinds(alike: Mapping[int, frozenset[int]]) -> int:
+    """How many kinds the looks make: groups of looks joined by `alike`."""
+    seen: set[int] = set()
+    kinds = 0
+    for start in alike:
+        if start in seen:
+            continue
+        kinds += 1
+        todo = [start]
+        seen.add(start)
+        while todo:
+            for j in alike.get(todo.pop(), frozenset()):
+                if j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+    return kinds
 
 
 @dataclass
@@ -1079,7 +1101,19 @@ class LearningReader:
         for i, k in sorted(look_of.items()):
             if self.looks[k].state is None:
                 groups.setdefault(k, []).append(i)
-        if len(groups) > MAX_NEW_LOOKS:
+        if len(groups) > 4 * MAX_NEW_LOOKS:
+            # not worth comparing pairwise: no game draws its tiles in so many ways
+            low = sorted(i for g in groups.values() for i in g)
+            return self._unread(states, low, "too many new looks")
+        alike = {
+            k: frozenset(
+                j
+                for j in groups
+                if j != k and self._redrawn(self.looks[k].content, self.looks[j].content)
+            )
+            for k in groups
+        }
+        if _kinds(alike) > MAX_NEW_LOOKS:
             low = sorted(i for g in groups.values() for i in g)
             return self._unread(states, low, "too many new looks")
         if not groups:
@@ -1112,14 +1146,7 @@ class LearningReader:
             known_numbers=numbers,
             guessed=self._guessed,
             variants={k: self._variant_of(k) for k in groups},
-            alike={
-                k: frozenset(
-                    j
-                    for j in groups
-                    if j != k and self._redrawn(self.looks[k].content, self.looks[j].content)
-                )
-                for k in groups
-            },
+            alike=alike,
         )
         for i in outside:
             look = look_of.get(i)

@@ -26,16 +26,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations
 
-from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board, neighbours_table
+from msolver.core.board import (
+    EXPLODED,
+    FLAG,
+    MINE,
+    UNKNOWN,
+    WRONG_FLAG,
+    Board,
+    neighbours_table,
+)
 from msolver.core.solver import Decision, Move
 from msolver.core.solver.constraints import Inconsistent, build
 from msolver.core.solver.probability import Analysis, analyse
 
-# Beyond this many assignments to try, the evidence is too thin: name nothing yet.
+# Beyond this many boards to check (each with the new looks numbered, or some
+# of them), the evidence is too thin: name nothing yet.
 MAX_ASSIGNMENTS = 4000
 _SHOWN = (FLAG, MINE, EXPLODED)  # mines shown: each counts for its neighbours' numbers
+# A new look's cell while the search has not numbered its look yet: opened, so
+# no mine, and saying nothing. `build` reads a wrongly placed flag so (it shows
+# no number and is no mine); an unknown cell instead would take mines.
+_NUMBER_LEFT_OUT = WRONG_FLAG
 # How much better (in SHAPE_TOL of glyph, summed over the unsure looks) one
 # reading must fit its looks than every other before a guess goes by it: a
 # redrawn digit was measured up to 2.46 from its first look, two digits of
@@ -207,9 +220,23 @@ def _numberings(
 ) -> tuple[list[int], list[tuple[int, ...]], str]:
     """(looks in the order tried, every numbering of them the board allows, why
     none was tried). `base`: the board with the new looks' cells unopened."""
-    width, height, mines, known = rules.width, rules.height, rules.mines, rules.known
-    known_numbers, variants, alike = rules.known_numbers, rules.variants, rules.alike
-    nbrs = neighbours_table(width, height)
+    candidates = _candidates(rules, base, numbered)
+    order = sorted(numbered, key=lambda k: len(candidates[k]))
+    fits = _search(rules, base, numbered, order, [candidates[k] for k in order])
+    if fits is None:
+        total = 1
+        for look in order:
+            total *= max(1, len(candidates[look]))
+        return order, [], f"{total} ways to number the new looks"
+    return order, fits, ""
+
+
+def _candidates(
+    rules: _Rules, base: Sequence[int], numbered: Mapping[int, Sequence[int]]
+) -> dict[int, list[int]]:
+    """Per new look, the numbers its cells' own neighbourhoods allow, lowest first."""
+    known, known_numbers, variants = rules.known, rules.known_numbers, rules.variants
+    nbrs = neighbours_table(rules.width, rules.height)
     candidates: dict[int, list[int]] = {}
     for look, cells in numbered.items():
         lo, hi = 0, 8
@@ -229,27 +256,112 @@ def _numberings(
             for v in range(lo, hi + 1)
             if (v not in known_numbers or v in again) and (v == 0) == (open_all and hi == 0)
         ]
-    order = sorted(numbered, key=lambda k: len(candidates[k]))
-    total = 1
+    return candidates
+
+
+class _OutOfChecks(Exception):
+    """The search needs more boards checked than MAX_ASSIGNMENTS allows."""
+
+
+def _search(
+    rules: _Rules,
+    base: Sequence[int],
+    numbered: Mapping[int, Sequence[int]],
+    order: Sequence[int],
+    choices: Sequence[Sequence[int]],
+) -> list[tuple[int, ...]] | None:
+    """Every numbering of the looks in `order` (the k-th taking a number of
+    `choices[k]`, each list rising) that the board allows, in the order
+    `itertools.product` lists them; None when finding them would check more
+    than MAX_ASSIGNMENTS boards.
+
+    A depth-first search that drops a partial numbering as soon as no way to
+    go on can fit. The check of a partial numbering is sound: the looks not
+    numbered yet are opened cells with their number left out (WRONG_FLAG,
+    which `build` takes for a cell that is neither a mine nor a number), so
+    the board asks a subset of the whole numbering's constraints, over the
+    same unknown cells and mine count. A layout that fits the whole board
+    fits that one; when none fits it (`build` and `analyse` are exact about
+    that), no whole numbering below it fits either.
+    """
+    width, height, mines = rules.width, rules.height, rules.mines
+    known_numbers, alike = rules.known_numbers, rules.alike
+    n = len(order)
+    # below[d]: the numberings of the looks from the d-th on, each one's choices
+    # taken whole; what dropping a partial numbering at depth d spares.
+    below = [1] * (n + 1)
+    for d in range(n - 1, -1, -1):
+        below[d] = below[d + 1] * len(choices[d])
+    cells = list(base)
     for look in order:
-        total *= max(1, len(candidates[look]))
-    if total > MAX_ASSIGNMENTS:
-        return order, [], f"{total} ways to number the new looks"
+        for i in numbered[look]:
+            cells[i] = _NUMBER_LEFT_OUT
+    values: list[int] = []
+    # The looks that took each number so far (for one look per number).
+    takers: dict[int, list[int]] = {}
     fits: list[tuple[int, ...]] = []
-    for values in product(*(candidates[k] for k in order)):
-        if not _one_look_per_number(order, values, known_numbers, alike):
-            continue
-        cells = list(base)
-        for look, v in zip(order, values, strict=True):
+    # Whole numberings neither checked nor ruled out yet, and boards checked:
+    # while checked + left <= MAX_ASSIGNMENTS, checking every one that is left
+    # stays within the limit, and a partial check is made only when it keeps
+    # that so. A product within the limit is then always searched to the end,
+    # as the plain product loop did, in no more checks than it could take.
+    left = below[0]
+    checked = 0
+
+    def fits_board() -> bool:
+        nonlocal checked
+        checked += 1
+        board = Board(width, height, mines, tuple(cells))
+        cs = build(board)
+        return not isinstance(cs, Inconsistent) and analyse(board, cs).status == "ok"
+
+    def worth_checking(d: int) -> bool:
+        """Whether to check the board with the looks before the d-th numbered."""
+        # A look with one choice adds its constraints at no cost in branches:
+        # the board after it says more than the board before it, for the same check.
+        if d >= n or len(choices[d]) < 2:
+            return False
+        return checked < MAX_ASSIGNMENTS and checked + left != MAX_ASSIGNMENTS
+
+    def descend(d: int) -> None:
+        nonlocal left
+        if d == n:
+            if checked >= MAX_ASSIGNMENTS:
+                raise _OutOfChecks
+            if fits_board():
+                fits.append(tuple(values))
+            left -= 1
+            return
+        look = order[d]
+        mates = alike.get(look, frozenset())
+        for v in choices[d]:
+            # `_one_look_per_number` on the prefix: no later look undoes a clash.
+            shared = v not in known_numbers and not all(
+                other in mates for other in takers.get(v, ())
+            )
+            if shared:
+                left -= below[d + 1]
+                continue
             for i in numbered[look]:
                 cells[i] = v
-        board = Board(width, height, mines, tuple(cells))
-        if isinstance(build(board), Inconsistent):
-            continue
-        if analyse(board).status != "ok":
-            continue
-        fits.append(values)
-    return order, fits, ""
+            values.append(v)
+            takers.setdefault(v, []).append(look)
+            if worth_checking(d + 1) and not fits_board():
+                left -= below[d + 1]
+            else:
+                descend(d + 1)
+            takers[v].pop()
+            values.pop()
+        for i in numbered[look]:
+            cells[i] = _NUMBER_LEFT_OUT
+
+    try:
+        if worth_checking(0) and not fits_board():
+            return []
+        descend(0)
+    except _OutOfChecks:
+        return None
+    return fits
 
 
 def _gone_off(
