@@ -49,6 +49,7 @@ from msolver.vision.contentbatch import (
     InkRule,
     around_glyph,
     contents_of,
+    face_apart,
     glyph_shape,
     sprite_apart,
     sprite_ink,
@@ -225,6 +226,8 @@ def content(tile: Image) -> Content:
     sy = max(0.5, float(np.sqrt((weight * (ys - cy) ** 2).sum() / total)))
     shape = glyph_shape(weight, (cx, cy), (sx, sy), GLYPH, GLYPH_SPAN)
     ink = np.median(inner[mask], axis=0)
+    if sprite is None:
+        face = face_apart(inner, face, dist, threshold)
     return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)), pixels)
 
 
