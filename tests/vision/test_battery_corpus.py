@@ -40,13 +40,7 @@ XFAIL: dict[str, str] = {
     "kmines-graveyard-mayhem-hard": "refused: 6 cells under the moon's glow unlike the rest",
 }
 # Cases that fail only in the window alone.
-XFAIL_IN_WINDOW: dict[str, str] = {
-    # kmines at Qt's 125% (recorded 2026-11-27, sixteenth session): found 9x9
-    # (a smooth gradient beside it had been saved as a 7x5 board), but in the
-    # window alone the rows' fit starts 2.4 px late at a pitch of 28.355
-    # (28.75 true); pasted on the dark screen it is exact.
-    "kmines-default-easy-qt125": "origin y 106.18 against 103.75, pitch y 28.355 against 28.75",
-}
+XFAIL_IN_WINDOW: dict[str, str] = {}
 # Cases that fail only pasted on the dark screen.
 XFAIL_ON_SCREEN: dict[str, str] = {
     # web-own's big look at 150% (recorded 2026-11-27, fifteenth session): the

@@ -247,19 +247,27 @@ def _square_pairs(
     ax, ay = _pitch_candidates(acx, w / 3, many=True), _pitch_candidates(acy, h / 3, many=True)
     sx, sy = _comb_scores(acx, w / 3), _comb_scores(acy, h / 3)
     out: list[tuple[float, float, float]] = []
+    last: list[tuple[float, float]] = []
     for mine, (ps, scores) in ((ay, sx), (ax, sy)):
-        for p, sc in mine:
+        for i, (p, sc) in enumerate(mine):
             near = np.abs(ps - p) <= 0.03 * p
             if not near.any():
                 continue
             s2 = float(scores[near].max())
-            if s2 <= 0:
-                continue
-            # the same pitch on both axes: the weak axis's own maximum may be
-            # off by more than the finder's refinement can pull back
-            out.append((p, p, sc * s2))
+            if s2 > 0:
+                # the same pitch on both axes: the weak axis's own maximum may be
+                # off by more than the finder's refinement can pull back
+                out.append((p, p, sc * s2))
+            elif i == 0:
+                # A window's border against a dark screen, half a pitch off the
+                # board's lines and far stronger than they are, turns the comb's
+                # teeth into troughs on its axis (kmines' 30x16 at Qt's 125%:
+                # -0.005 at 17.5 px across, where the rows' own lines show
+                # clearly): an axis's strongest pitch is tried there all the
+                # same, after every pair that shows on both axes.
+                last.append((p, p))
     out.sort(key=lambda t: -t[2])
-    return [(a, b) for a, b, _ in out]
+    return [(a, b) for a, b, _ in out] + last
 
 
 def _fold_centre(edge: npt.NDArray[np.float32], p: float) -> float | None:
@@ -634,19 +642,27 @@ def _refine(
         if len(kk) < 2:
             return centre0, p
         karr, carr = np.array(kk), np.array(cs)
-        for _drop in range(2):
+        # The outer cells have the board's frame beyond them, not a neighbour:
+        # its strong edges can pull one by two pixels (kmines at Qt's 175%, a
+        # pitch 24.29 for 24.5), and, fitted with the others, it tilts the line
+        # so far that it no longer stands out. The line is fitted through the
+        # inner cells first; an outer cell that lies on it joins them.
+        use = (karr > 0) & (karr < n - 1)
+        if use.sum() < 3:
+            use = np.ones(len(karr), bool)
+        for _drop in range(3):
             if fixed:
-                f0, fp = float(np.median(carr - p * karr)), p
+                f0, fp = float(np.median(carr[use] - p * karr[use])), p
             else:
-                am = np.stack([np.ones(len(karr)), karr], axis=1)
-                (f0, fp), *_ = np.linalg.lstsq(am, carr, rcond=None)
+                am = np.stack([np.ones(int(use.sum())), karr[use]], axis=1)
+                (f0, fp), *_ = np.linalg.lstsq(am, carr[use], rcond=None)
             # a row or column the toolkit laid a pixel off (GTK rounds each
             # one) must not tilt the line through all the others
             res = np.abs(carr - (f0 + fp * karr))
-            keep = res <= max(0.3, 3.0 * float(np.median(res)))
-            if keep.all() or keep.sum() < max(2, len(karr) // 2):
+            keep = res <= max(0.3, 3.0 * float(np.median(res[use])))
+            if (keep == use).all() or keep.sum() < max(2, len(karr) // 2):
                 break
-            karr, carr = karr[keep], carr[keep]
+            use = keep
         c0, pp = float(f0), float(fp)
     return c0 + _boundary_shift(pos, prof, level, c0, pp, n), pp
 
@@ -1440,6 +1456,8 @@ _GROW_REACH = 0.15
 _GROW_UNEVEN = 0.8
 # The board's blank cell is learned from at most this many of its cells.
 _GROW_SAMPLE = 64
+# A cell beyond the board is compared with at most this many of its line's.
+_GROW_LINE = 16
 
 
 def _grow_uneven(
@@ -1454,16 +1472,19 @@ def _grow_uneven(
     for within _GROW_REACH of a pitch of where the outer cell's own size
     puts it, where the edges across the board's lines line up with theirs;
     the row or column is the board's when nearly all of it is alike the
-    board's blank cell in shape (correlation, contrast) and colour. Cells
-    are compared whole (a flat face's only marks are its bevel and the gap
-    to the next cell) but for the side facing away from the board, where a
-    frame may show. The lattice comes back as it was when nothing grows,
-    else with every line's own edge (xs, ys) and the new cells that are not
-    alike among `unlike`.
+    board's blank cells of its own line across (see alike below) in shape
+    (correlation, contrast) and colour. Cells are compared whole (a flat
+    face's only marks are its bevel and the gap to the next cell) but for
+    the side facing away from the board, where a frame may show. The
+    lattice comes back as it was when nothing grows, else with the new
+    cells that are not alike among `unlike` and every line's own edge (xs,
+    ys), the outermost of each side placed by its neighbour's step; or with
+    none when every line lies on the even lattice.
     """
     import cv2
 
     xs, ys = (list(e) for e in _lines(lat))
+    given = (xs[0], xs[-1]), (ys[0], ys[-1])
     k = max(1, round(min(lat.pitch) / _N))
     src = cv2.blur(rgb, (k, k)) if k > 1 else rgb
     ring = _N // 8
@@ -1505,15 +1526,48 @@ def _grow_uneven(
             return lat  # flat cells: no shape to align a shifted line on
         refs[side] = (px, np.median(px.mean(axis=1), axis=0))
 
-    def alike(boxes: list[tuple[float, float, float, float]], side: str) -> npt.NDArray[np.bool_]:
-        """Which cells of a strip look like the board's blank cell, in shape and in colour."""
+    line_refs: dict[
+        tuple[str, tuple[tuple[float, float, float, float], ...]], npt.NDArray[np.float32]
+    ] = {}
+
+    def alike(
+        boxes: list[tuple[float, float, float, float]], side: str, along_x: bool
+    ) -> npt.NDArray[np.bool_]:
+        """Which cells of a strip look like the board's blank cells, in shape and in colour.
+
+        Each cell is compared with the blank cells of its own line across the
+        board (its column for a row beyond the board): a toolkit that lays
+        cells of two widths, or gaps of one and two pixels, makes cells of
+        two kinds on each axis, and the median of them all is one kind on
+        both, which a cell of the other kind on both meets at 0.78 (kmines'
+        30x16 at Qt's 125%, every second cell of its last row). A line holds
+        cells of the strip's kind across it and of both kinds along it, and
+        the cells beside a frame see that frame as the strip's cell does.
+        """
         board, colour = refs[side]
         px = cells(boxes, side)
-        both = np.concatenate([board, px])
-        twins = np.arange(len(both)) < len(board)
-        shape = _alike_to(both.reshape(1, len(both), -1), twins[None], flat_ok=False)[0]
+        shape = np.zeros(len(px), bool)
+        for i in range(len(px)):
+            # a column beyond the board holds rows (along_x): row i is its line across
+            line = (
+                [(i, c) for c in range(len(xs) - 1)]
+                if along_x
+                else [(r, i) for r in range(len(ys) - 1)]
+            )
+            mine = [(xs[c], xs[c + 1], ys[r], ys[r + 1]) for r, c in line if (r, c) not in unlike]
+            if len(mine) < 3:
+                ref = board
+            else:
+                # a side that did not grow is asked again of the same lines
+                key = (side, tuple(mine[:: -(-len(mine) // _GROW_LINE)]))
+                if key not in line_refs:
+                    line_refs[key] = cells(list(key[1]), side)
+                ref = line_refs[key]
+            both = np.concatenate([ref, px[i : i + 1]])
+            twins = np.arange(len(both)) < len(ref)
+            shape[i] = _alike_to(both.reshape(1, len(both), -1), twins[None], flat_ok=False)[0, -1]
         same = np.abs(px.mean(axis=1) - colour).max(axis=1) <= 24
-        out: npt.NDArray[np.bool_] = shape[len(board) :] & same
+        out: npt.NDArray[np.bool_] = shape & same
         return out
 
     profiles: dict[tuple[bool, int, int], F] = {}
@@ -1572,7 +1626,7 @@ def _grow_uneven(
                 boxes = [(lo, hi, ys[r], ys[r + 1]) for r in range(len(ys) - 1)]
             else:
                 boxes = [(xs[c], xs[c + 1], lo, hi) for c in range(len(xs) - 1)]
-            ok = alike(boxes, side)
+            ok = alike(boxes, side, along_x)
             if ok.mean() < _GROW_UNEVEN:
                 continue
             # the new strip's index: 0 at the start (every cell after it moves on one)
@@ -1586,17 +1640,44 @@ def _grow_uneven(
             grown = changed = True
     if not grown:
         return lat
-    (ox, step_x), (oy, step_y) = line_of(tuple(xs)), line_of(tuple(ys))
+    # The last line grown on a side has the board's frame beyond it, not a
+    # cell: the frame's strong edges (a dark band a few pixels from the gap)
+    # outscore the gap's own and pull the line onto them (a first column 26.3
+    # px wide among 24.5, GTK's 23 among 27). It takes the step next to it, as
+    # measure_lines places the board's outer edges; a strip cut at the
+    # picture's edge (a board flush with it) stays cut there. A line so
+    # placed repeats its neighbour's step and says nothing of the pitch.
+    h, w = rgb.shape[:2]
+    steps: list[float] = []
+    for edges, (first, last), end in ((xs, given[0], w), (ys, given[1], h)):
+        lo, hi = 0, len(edges)
+        if len(edges) >= 3 and edges[0] != first and edges[0] > 0:
+            edges[0] = edges[1] - (edges[2] - edges[1])
+            lo = 1
+        if len(edges) >= 3 and edges[-1] != last and edges[-1] < end:
+            edges[-1] = edges[-2] + (edges[-2] - edges[-3])
+            hi -= 1
+        steps.append(line_of(tuple(edges[lo:hi] if hi - lo >= 2 else edges))[1])
+    step_x, step_y = steps
+    grown_by = len(xs) + len(ys) - lat.cols - lat.rows - 2
+    # Lines grown where the even lattice puts them (a frame beside the board
+    # hid the outer cells from the lattice's blocks) make a bigger even board:
+    # cut by each line's own edge instead, a board of a fractional pitch
+    # would be cut onto whole pixels (Grid.restitched) in cells of two kinds.
+    even = all(
+        float(np.max(np.abs(np.asarray(e) - (e[0] + st * np.arange(len(e)))))) <= UNEVEN
+        for e, st in ((xs, step_x), (ys, step_y))
+    )
     return Lattice(
-        origin=(ox, oy),
+        origin=(xs[0], ys[0]),
         pitch=(step_x, step_y),
         rows=len(ys) - 1,
         cols=len(xs) - 1,
         unlike=tuple(sorted(unlike)),
         similarity=lat.similarity,
-        xs=tuple(xs),
-        ys=tuple(ys),
-        grown=len(xs) + len(ys) - lat.cols - lat.rows - 2,
+        xs=None if even else tuple(xs),
+        ys=None if even else tuple(ys),
+        grown=grown_by,
     )
 
 
