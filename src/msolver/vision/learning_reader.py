@@ -1104,19 +1104,21 @@ class LearningReader:
         for i, k in sorted(look_of.items()):
             if self.looks[k].state is None:
                 groups.setdefault(k, []).append(i)
-        if len(groups) > 4 * MAX_NEW_LOOKS:
-            # not worth comparing pairwise: no game draws its tiles in so many ways
-            low = sorted(i for g in groups.values() for i in g)
-            return self._unread(states, low, "too many new looks")
-        alike = {
-            k: frozenset(
-                j
-                for j in groups
-                if j != k and self._redrawn(self.looks[k].content, self.looks[j].content)
-            )
-            for k in groups
-        }
-        if _kinds(alike) > MAX_NEW_LOOKS:
+        # Beyond 4 * MAX_NEW_LOOKS looks, not worth comparing pairwise: no game
+        # draws its tiles in so many ways.
+        alike = (
+            {
+                k: frozenset(
+                    j
+                    for j in groups
+                    if j != k and self._redrawn(self.looks[k].content, self.looks[j].content)
+                )
+                for k in groups
+            }
+            if len(groups) <= 4 * MAX_NEW_LOOKS
+            else None
+        )
+        if alike is None or _kinds(alike) > MAX_NEW_LOOKS:
             low = sorted(i for g in groups.values() for i in g)
             return self._unread(states, low, "too many new looks")
         if not groups:
