@@ -14,6 +14,10 @@ a rule written for that game alone (never by msolver's grid finder):
   in its own venv under ~/.cache/msolver-tests, board size and button size
   from its settings.cfg, run without network (unshare -n);
 - xbomb (Debian, plain X / Athena): stippled tiles between 2 px black lines;
+- ace-minesweeper (Debian's Ace of Penguins, its own Xlib toolkit): a fixed
+  32x32 board of 200 mines in 11 px bevelled tiles on a dotted green grid,
+  opened cells green with every digit white (read by shape alone), mines
+  laid before the first click;
 - minesweeper-for-web (npm, a Lit web component) in Chromium at page zoom
   100% and 150%, served by a static server on 127.0.0.1; a test-only wrapper
   page writes the board's position and mine layout into the window title;
@@ -276,6 +280,25 @@ def _xbomb(level: int) -> Variant:
     )
 
 
+ACE_END = "the penguin button frowns or smiles; every mine drawn after a loss (the hit one red)"
+
+
+def _ace() -> Variant:
+    # The game has no size or level: 32x32 with 200 mines, window 401x427.
+    return Variant(
+        name="ace-minesweeper-32x32",
+        game="ace-minesweeper",
+        toolkit="plain X (Ace of Penguins' own Xlib toolkit)",
+        theme="ace",
+        rows=32,
+        cols=32,
+        mines=200,
+        new_game="click:face",  # the penguin button; its place is known after launch
+        first_click="none",  # measured: 6 of 40 first clicks hit a mine
+        end_signal=ACE_END,
+    )
+
+
 PYGAME_END = "the face button turns dead or cool; mines shown after a loss"
 
 
@@ -494,6 +517,8 @@ BATTERY: tuple[Variant, ...] = (
     _xbomb(1),
     _xbomb(2),
     _xbomb(3),
+    # Ace of Penguins' minesweeper: one size, white digits of one colour.
+    _ace(),
     # pygame-minesweeper (SDL) in four of its tile sheets, 16 px tiles.
     _pygame("2000", 16, 16, 40),
     _pygame("95", 9, 9, 10),
@@ -662,6 +687,9 @@ def available(variant: Variant) -> str | None:
         elif variant.game == "xbomb":
             if not Path("/usr/games/xbomb").exists():
                 return "xbomb is not installed (apt-get install xbomb)"
+        elif variant.game == "ace-minesweeper":
+            if not Path("/usr/games/ace-minesweeper").exists():
+                return "ace-minesweeper is not installed (apt-get install ace-of-penguins)"
         elif variant.game == "kmines":
             if not Path("/usr/games/kmines").exists():
                 return "kmines is not installed (apt-get install kmines)"
@@ -908,6 +936,9 @@ def launch(
         elif variant.game == "xbomb":
             cmd = ["/usr/games/xbomb", "-square", f"-{variant.param('level')}"]
             cls = "xbomb"
+        elif variant.game == "ace-minesweeper":
+            cmd = ["/usr/games/ace-minesweeper"]
+            cls = "name:ace-minesweeper"  # it sets no WM_CLASS
         elif variant.game == "tk-mines":
             cmd = [
                 sys.executable,
@@ -991,6 +1022,10 @@ def launch(
             # is fixed: centred, 2 frame offsets (18 px) down, 26 px tall.
             win.move(0, 0)
             win.new_game = f"click:{win.geometry()[2] // 2},{18 + 13}"
+        elif variant.game == "ace-minesweeper":
+            # the penguin button, centred in the 34 px bar above the board
+            x, y, w, _ = win.geometry()
+            win.new_game = f"click:{x + w // 2},{y + 16}"
         elif variant.game == "kmines":
             # the toolbar's "New" under the menu bar, at the window's left
             x, y, _, _ = win.geometry()
@@ -1161,6 +1196,27 @@ def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
             (float(x_lines[0][0] + 2), float(y_lines[0][0] + 2)),
             (px, py),
             (2.0, 2.0),
+        )
+    if variant.game == "ace-minesweeper":
+        # Tiles are the only pixels with red in them (white, grey 153, dark
+        # 51 bevels); the grid lines and the window are pure greens.
+        tile = img[:, :, 0].astype(int) > 0
+        ty = int(np.median(np.nonzero(tile.any(axis=1))[0]))
+        x_runs = [r for r in _runs(tile[ty]) if r[1] >= 5]
+        tx = x_runs[len(x_runs) // 2][0] + 3 if x_runs else 0
+        # (the penguin button above the board is no tile)
+        y_runs = [r for r in _runs(tile[:, tx]) if abs(r[1] - x_runs[0][1]) <= 1]
+        if len(x_runs) != cols or len(y_runs) != rows:
+            raise HarnessError(f"ace-minesweeper: {len(x_runs)}x{len(y_runs)} tiles")
+        px = (x_runs[-1][0] - x_runs[0][0]) / (cols - 1)
+        py = (y_runs[-1][0] - y_runs[0][0]) / (rows - 1)
+        return Truth(
+            rows,
+            cols,
+            mines,
+            (float(x_runs[0][0]), float(y_runs[0][0])),
+            (px, py),
+            (px - x_runs[0][1], py - y_runs[0][1]),
         )
     if variant.game == "minegauler":
         # The board sits in a sunken frame whose inner band is grey 159;

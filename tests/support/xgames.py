@@ -237,7 +237,10 @@ class GameWindow:
 
 
 def _visible_by_class(display: str, game: str) -> set[int]:
-    out = _xdotool(display, "search", "--onlyvisible", "--classname", game)
+    if game.startswith("name:"):  # a game that sets no WM_CLASS (ace-minesweeper)
+        out = _xdotool(display, "search", "--onlyvisible", "--name", game[5:])
+    else:
+        out = _xdotool(display, "search", "--onlyvisible", "--classname", game)
     return {int(tok) for tok in out.split()}
 
 
