@@ -29,7 +29,7 @@ from msolver.core.clock import Clock, RealClock
 from msolver.core.game import FirstClick
 from msolver.core.gamestats import ClickCount, GameStats, live_stats, totals
 from msolver.core.hidden import won_beneath
-from msolver.core.solver import Decision, Solver
+from msolver.core.solver import Decision, Solver, analyse
 from msolver.io.capture import Capture, CaptureError, ScreenScale
 from msolver.io.hotkeys import Hotkeys
 from msolver.io.mouse import Button, FailSafe, Mouse, parse_click
@@ -321,6 +321,7 @@ class Player:
                         raise PlayStop(
                             f"the board reads inconsistent ({decision.reason}); stopped instead "
                             "of guessing: is the board covered or the profile for another game?"
+                            + _count_hint(board)
                         )
             except PlayStop:
                 # The stop key first: pressed over the game it may have opened
@@ -1255,6 +1256,34 @@ def _won_by_reveal(reading: Reading, known: Board, opened: frozenset[int]) -> Re
     if shown != known.size - known.mines:
         return None
     return _won_board(known, cells, hidden_opens)
+
+
+# How far from the profile's mine count `_count_hint` looks for one that fits.
+_COUNT_SPAN = 12
+
+
+def _count_hint(board: Board) -> str:
+    """What to say when the numbers fit the board but not its mine count.
+
+    A user who typed the wrong count, or a game that lays a count of its own
+    each time (minesweeper-python places 38 mines at random squares, so
+    duplicates leave 34 to 38), reads as an inconsistent board at the end,
+    which looks like a misread. The nearest counts that fit tell them apart.
+    """
+    cells = board.cells
+    shown = sum(1 for s in cells if s in (FLAG, MINE, EXPLODED))
+    unknown = sum(1 for s in cells if s == UNKNOWN)
+    for step in range(1, _COUNT_SPAN + 1):
+        for m in (board.mines - step, board.mines + step):
+            if not shown <= m <= shown + unknown:
+                continue
+            trial = Board(board.width, board.height, m, cells)
+            if analyse(trial).status == "ok":
+                return (
+                    f" The numbers fit {m} mine{'s' if m != 1 else ''}, not {board.mines}: "
+                    "if this game lays another count, recalibrate with --mines."
+                )
+    return ""
 
 
 def _won_board(
