@@ -408,7 +408,21 @@ class Player:
                     board, game.count, won=over == "won", seconds=secs, guesses=game.guesses
                 )
                 return GameResult(number, over, secs, game.clicks, game.frames, stats)
-            self._check_effects(game, board, sent)
+            lost_at = self._check_effects(game, board, sent)
+            if lost_at is not None:
+                self.say(
+                    f"clicks after a guess at {_where(board, lost_at)}, which shows a look "
+                    "never proven, changed nothing twice: the game is lost (the mine that "
+                    "went off read as a number)"
+                )
+                # One of the names the rules gave was the mine.
+                self.reader.forget_unproven()
+                cells = list(board.cells)
+                cells[lost_at] = EXPLODED
+                dead = Board(board.width, board.height, board.mines, tuple(cells))
+                # A verdict, as under a cover: nothing is learned from it.
+                reading, game.covered = Reading(dead), True
+                continue
             self._check_stop()
             if decision.status == "done":
                 raise PlayStop(
@@ -997,7 +1011,15 @@ class Player:
                     "started"
                 )
 
-    def _check_effects(self, game: _Game, board: Board, sent: list[Click]) -> None:
+    def _check_effects(self, game: _Game, board: Board, sent: list[Click]) -> int | None:
+        """Stop on clicks the game ignored twice, or return the guess the game was lost on.
+
+        A guess that opened only its own cell, in a look never proven, while
+        the next clicks change nothing: the game has ended. It cannot have
+        been won on that guess (`_lost_on_a_lone_guess` asks that safe cells
+        were left), so the mine went off there and its look was named a
+        number (sgt-mines in a palette not learned yet shows only that mine).
+        """
         chord_failed = False
         pending = _pending(board, sent)
         if any(c not in pending and c.index != game.doubted_guess for c in sent):
@@ -1012,14 +1034,8 @@ class Player:
             key = (click.index, click.kind)
             game.misses[key] = game.misses.get(key, 0) + 1
             if game.misses[key] >= 2:
-                g = game.doubted_guess
-                if g is not None:
-                    raise PlayStop(
-                        f"a {click.kind} click at {_where(board, click.index)} changed nothing "
-                        f"twice, right after a guess at {_where(board, g)} that opened a look "
-                        "never proven: the game most likely ended there (its mine read as a "
-                        "number); start the next game by hand"
-                    )
+                if game.doubted_guess is not None:
+                    return game.doubted_guess
                 raise PlayStop(
                     f"a {click.kind} click at {_where(board, click.index)} changed nothing "
                     "twice: is the game window behind another one or frozen?"
@@ -1031,6 +1047,7 @@ class Player:
             self.say(f"chording with the {failed} button did nothing here; not using it")
             if not self.chord_buttons:
                 self.chord_found = "none"
+        return None
 
     # -- between games ----------------------------------------------------------------
 
