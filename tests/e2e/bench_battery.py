@@ -198,10 +198,22 @@ def score_log(
     last_open: dict[int, float] = {}
     misreads: int | None = 0 if mines_by_game else None
     flagged: dict[int, set[int]] = {}
+    # Games the player judged lost on a guess whose mine read as a number
+    # (event "lost_on"): the clicks after that guess reached a game already
+    # over, which never answered them; they are neither the losing click nor
+    # clicks on the board.
+    lost_on = {
+        int(e["game"]): (int(e["row"]), int(e["col"])) for e in evs if e.get("event") == "lost_on"
+    }
+    dead: set[int] = set()
     for e in evs:
         if e.get("event") != "click":
             continue
         g = int(e["game"])
+        if g in dead:
+            continue
+        if lost_on.get(g) == (int(e["row"]), int(e["col"])) and e["button"] == "left":
+            dead.add(g)
         if e["button"] != "right":
             last_open[g] = float(e["p_mine"])
         mines = mines_by_game.get(g)

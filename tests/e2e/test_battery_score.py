@@ -36,6 +36,19 @@ def test_flags_on_safe_cells_and_certain_opens_on_mines_are_misreads() -> None:
     assert len(notes) == 2 and "right at r0 c0" in notes[0]
 
 
+def test_clicks_after_a_guess_the_player_judged_lost_on_are_not_scored() -> None:
+    # The guess at r1 c1 hit the mine, which read as a number; the batch
+    # after it (a certain open beside it, on another mine) reached a game
+    # already over and was sent twice; the player then logged "lost_on".
+    mines = {5, 6}
+    late = [click(1, 1, 2, "left", 0.0), click(1, 1, 2, "left", 0.0)]
+    lost_on = {"event": "lost_on", "game": 1, "row": 1, "col": 1, "p_mine": 0.15}
+    evs = [click(1, 0, 0, "left", 0.0), click(1, 1, 1, "left", 0.15), *late, lost_on]
+    assert score_log([*evs, over(1, "lost")], {1: mines}, COLS) == (1, 0, 0, 0)
+    # Without the player's verdict the same log is a certain loss on a misread.
+    assert score_log([*evs[:-1], over(1, "lost")], {1: mines}, COLS) == (1, 0, 1, 2)
+
+
 def test_a_chord_next_to_an_unflagged_mine_is_a_misread() -> None:
     mines = {5}
     evs = [click(1, 0, 0, "chord", 0.0), over(1, "lost")]

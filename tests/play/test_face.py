@@ -3,6 +3,9 @@ profile keeps from calibration), only where the board alone cannot tell."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from msolver.core.board import EXPLODED, MINE, WRONG_FLAG, neighbours_table
@@ -11,6 +14,7 @@ from msolver.core.game import Game, Status
 from msolver.io.hotkeys import FakeHotkeys
 from msolver.io.mouse import Button
 from msolver.play.loop import Player, Settings
+from msolver.shell.log import EventLog
 from msolver.vision.geometry import Grid
 from msolver.vision.strip import Strip, strip_above
 from tests.support.live import SimReader, SimScreen
@@ -212,7 +216,7 @@ def test_a_mine_read_as_a_number_on_the_guessed_cell_is_a_loss_seen_on_the_face(
 
 @pytest.mark.parametrize("seed", READ_AS_NUMBER)
 def test_without_the_band_a_mine_read_as_a_number_is_a_loss_once_clicks_change_nothing(
-    seed: int,
+    seed: int, tmp_path: Path
 ) -> None:
     # No face or counters above the board (sgt-mines: its status bar is
     # below, and a lost game shows only the mine that went off): the next
@@ -221,10 +225,19 @@ def test_without_the_band_a_mine_read_as_a_number_is_a_loss_once_clicks_change_n
     sim, player, reader, late = _misnamed(seed, watch=False)
     said: list[str] = []
     player.say = said.append
+    log = EventLog(tmp_path / "log.jsonl")
+    player.log = log
     outcome = player.run()
+    log.close()
     assert sim.game.status is Status.LOST
     assert outcome.stopped is None, outcome.stopped
     assert [g.result for g in outcome.games] == ["lost"]
+    # Lost on the guess, never on the clicks the dead game ignored after it.
+    assert not any("called certain" in m for m in said), said
+    events = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    (verdict,) = [e for e in events if e["event"] == "lost_on"]
+    assert sim.game.exploded == verdict["row"] * 9 + verdict["col"]
+    assert verdict["p_mine"] > 0
     # One batch on the dead board, sent twice; the unproven names are dropped.
     half = len(late) // 2
     assert late and late[:half] == late[half:], late

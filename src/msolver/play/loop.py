@@ -162,6 +162,7 @@ class _Game:
     # A guess that opened only its own cell, read through an unproven number,
     # with no band above the board to tell whether the game ended there.
     doubted_guess: int | None = None
+    doubted_p: float = 0.0  # that guess's mine chance
     misses: dict[tuple[int, str], int] = field(default_factory=dict)
     # The game's first click on a board with nothing open, until a read shows
     # what it opened (evidence on the first-click rule).
@@ -414,6 +415,13 @@ class Player:
                     f"clicks after a guess at {_where(board, lost_at)}, which shows a look "
                     "never proven, changed nothing twice: the game is lost (the mine that "
                     "went off read as a number)"
+                )
+                # The game was lost on the guess, not on the clicks after it
+                # (read off the mine taken for a number, and never answered).
+                game.last_guess_p = game.doubted_p
+                row, col = divmod(lost_at, board.width)
+                self.log.write(
+                    event="lost_on", game=number, row=row, col=col, p_mine=game.doubted_p
                 )
                 # One of the names the rules gave was the mine.
                 self.reader.forget_unproven()
@@ -861,6 +869,7 @@ class Player:
         if safe_left <= 1:
             return None
         game.doubted_guess = g  # named if the next clicks change nothing
+        game.doubted_p = sent[0].p_mine
         if not self._strip_moved() or not self._strip_ended():
             return None
         self.say(
