@@ -603,6 +603,13 @@ def calibrate(
         blank=blank,
     )
     prof.validate()
+    side = _open_side(rgb, placed)
+    if side is not None:
+        raise CalibrationError(
+            f"the board's {side} edge shows no boundary where its inner cells show one: "
+            "the board may go on past what was found (grid lines a page zoom dropped?); "
+            "show it at 100% zoom, or another size"
+        )
     if base is not None and theme is None and not _reads_right(rgb, prof, screen_origin, lat):
         # A grey bevelled button of another toolkit can be nearer a theme's
         # unopened tile than any other theme's, and nearer still to that
@@ -619,6 +626,67 @@ def calibrate(
             theme="custom",
         )
     return prof
+
+
+# An outer edge whose step across it is under this share of the inner lines'
+# median shows no boundary at all (a browser at 80% zoom drew no line between
+# a 9x9 board's last three columns: 0.0; the corpus' weakest outer edge is
+# kmines classic's, white cells beside its light frame, at 0.16).
+_OPEN_EDGE = 0.05
+# Inner lines weaker than this (levels, mean step) are no lines to compare
+# with (kmines' seamless grass: 4).
+_LINE_MIN = 8.0
+
+
+def _step(grey: npt.NDArray[np.float32], at: float, lo: int, hi: int, axis: int, win: int) -> float:
+    """The strongest mean step across a line near `at` (within `win` px), over lo..hi
+    along it; axis 0: a vertical line at x = at, 1: a horizontal one at y = at."""
+    size = grey.shape[1 - axis]
+    best = 0.0
+    for d in range(-win, win + 1):
+        x = round(at) + d
+        if x - 1 < 0 or x + 1 >= size:
+            continue
+        if axis == 0:
+            s = float(np.abs(grey[lo:hi, x + 1] - grey[lo:hi, x - 1]).mean())
+        else:
+            s = float(np.abs(grey[x + 1, lo:hi] - grey[x - 1, lo:hi]).mean())
+        best = max(best, s)
+    return best
+
+
+def _open_side(rgb: Image, grid: Grid) -> str | None:
+    """The side of the found board that shows no boundary where its inner lines
+    show one, if any: the board goes on past it with its lines undrawn (a page
+    zoom whose 0.8 px lines vanish), and a profile of the wrong size would count
+    mines beside cells it cannot see. A side at the picture's edge is not judged."""
+    if grid.rows < 3 or grid.cols < 3:
+        return None
+    grey = rgb[:, :, :3].astype(np.float32).mean(axis=2)
+    height, width = grey.shape
+    xs, ys = grid.edges()
+    win = max(2, int(min(grid.pitch) / 4))
+    y0, y1 = max(0, int(ys[0]) + 1), min(height, int(ys[-1]) - 1)
+    x0, x1 = max(0, int(xs[0]) + 1), min(width, int(xs[-1]) - 1)
+    if y1 - y0 < 4 or x1 - x0 < 4:
+        return None
+    inner = [_step(grey, x, y0, y1, 0, win) for x in xs[1:-1]]
+    inner += [_step(grey, y, x0, x1, 1, win) for y in ys[1:-1]]
+    typical = float(np.median(inner))
+    if typical < _LINE_MIN:
+        return None
+    sides = (
+        ("left", xs[0], 0, width, y0, y1),
+        ("right", xs[-1], 0, width, y0, y1),
+        ("top", ys[0], 1, height, x0, x1),
+        ("bottom", ys[-1], 1, height, x0, x1),
+    )
+    for name, at, axis, size, lo, hi in sides:
+        if at - win - 2 < 0 or at + win + 2 >= size:
+            continue  # flush with the picture: nothing beyond to judge by
+        if _step(grey, at, lo, hi, axis, win) < _OPEN_EDGE * typical:
+            return name
+    return None
 
 
 # A flat cell: its box within this many levels of its own median, per channel
