@@ -36,7 +36,7 @@ def test_a_text_flag_on_a_big_button_reads_as_the_flag() -> None:
     # the last frame is the one after the live player (before the fix) clicked
     # the flag off again: a flag that goes is a cell that changed its look
     last = readings[3]
-    assert last.problem == "opened cells changed their look"
+    assert last.problem == "opened cells changed their look (1, first at row 8, col 2)"
     assert 8 * 9 + 2 in last.low_confidence
 
 

@@ -718,7 +718,13 @@ class LearningReader:
             if moved:
                 # Opened cells never change look in a game: a ripple, a focus ring
                 # or a hover passes; a flash, a cover or a moved board does not.
-                return self._unread(states, new + moved, "opened cells changed their look")
+                row, col = divmod(moved[0], p.cols)
+                return self._unread(
+                    states,
+                    new + moved,
+                    f"opened cells changed their look ({len(moved)}, first at row {row}, "
+                    f"col {col})",
+                )
         appeared = (
             [i for i in range(n) if keys[i] != UNKNOWN]
             if self._last is None
