@@ -484,27 +484,62 @@ def _alike_to(
     ncc_min: float = _NCC_ALIKE,
 ) -> npt.NDArray[np.bool_]:
     """Cells alike the median of the `twins` cells (shape by correlation; flat ones by flatness)."""
-    rows, cols, d = desc.shape
+    rows, cols = desc.shape[:2]
     n = rows * cols
-    px = desc.reshape(n, -1, 3)
-    zero = (px - px.mean(axis=1)[:, None, :]).reshape(n, d)
-    norm = np.sqrt((zero * zero).sum(axis=1))
+    zero, norm = _zero_mean(desc.reshape(n, -1, 3))
     tw = twins.ravel()
     if tw.sum() < 3:
         return np.zeros((rows, cols), bool)
-    ref = np.median(zero[tw], axis=0)
-    ref_norm = float(np.sqrt((ref * ref).sum()))
-    typical = float(np.median(norm[tw]))
-    noise = _flat_norm(d)
-    if typical < noise or ref_norm < noise:
+    ref = _Twins.of(zero[tw], norm[tw])
+    if ref.flat:
         if not flat_ok:  # a flat face is no evidence: the window around may be as flat
             return np.zeros((rows, cols), bool)
-        flat: npt.NDArray[np.bool_] = (norm < max(3 * typical, noise)).reshape(rows, cols)
+        flat: npt.NDArray[np.bool_] = (norm < max(3 * ref.typical, ref.noise)).reshape(rows, cols)
         return flat
-    ncc = (zero @ ref) / np.maximum(norm, 1e-3) / ref_norm
-    contrast = norm / typical
-    out: npt.NDArray[np.bool_] = (ncc >= ncc_min) & (contrast > 0.6) & (contrast < 1.6)
-    return out.reshape(rows, cols)
+    return ref.alike(zero, norm, ncc_min).reshape(rows, cols)
+
+
+def _zero_mean(
+    px: npt.NDArray[np.float32],
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Cells (px: (n, samples, 3)) less their mean colour, flattened, and their norms."""
+    n = len(px)
+    zero = (px - px.mean(axis=1)[:, None, :]).reshape(n, -1)
+    return zero, np.sqrt((zero * zero).sum(axis=1))
+
+
+@dataclass(frozen=True, slots=True)
+class _Twins:
+    """What cells are compared against in `_alike_to`: the median shape of a set of
+    cells known to be alike, its norm, and their typical contrast. Kept apart so
+    that many cells met one at a time (`_grow_uneven`) share one median."""
+
+    ref: npt.NDArray[np.float32]
+    ref_norm: float
+    typical: float
+    noise: float
+
+    @classmethod
+    def of(cls, zero: npt.NDArray[np.float32], norm: npt.NDArray[np.float32]) -> _Twins:
+        ref = np.median(zero, axis=0)
+        return cls(
+            ref,
+            float(np.sqrt((ref * ref).sum())),
+            float(np.median(norm)),
+            _flat_norm(zero.shape[1]),
+        )
+
+    @property
+    def flat(self) -> bool:
+        return self.typical < self.noise or self.ref_norm < self.noise
+
+    def alike(
+        self, zero: npt.NDArray[np.float32], norm: npt.NDArray[np.float32], ncc_min: float
+    ) -> npt.NDArray[np.bool_]:
+        ncc = (zero @ self.ref) / np.maximum(norm, 1e-3) / self.ref_norm
+        contrast = norm / self.typical
+        out: npt.NDArray[np.bool_] = (ncc >= ncc_min) & (contrast > 0.6) & (contrast < 1.6)
+        return out
 
 
 def _colour_outliers(
@@ -1529,9 +1564,7 @@ def _grow_uneven(
             return lat  # flat cells: no shape to align a shifted line on
         refs[side] = (px, np.median(px.mean(axis=1), axis=0))
 
-    line_refs: dict[
-        tuple[str, tuple[tuple[float, float, float, float], ...]], npt.NDArray[np.float32]
-    ] = {}
+    line_refs: dict[tuple[str, tuple[tuple[float, float, float, float], ...]], _Twins] = {}
 
     def alike(
         boxes: list[tuple[float, float, float, float]], side: str, along_x: bool
@@ -1549,6 +1582,7 @@ def _grow_uneven(
         """
         board, colour = refs[side]
         px = cells(boxes, side)
+        zero, norm = _zero_mean(px)
         shape = np.zeros(len(px), bool)
         for i in range(len(px)):
             # a column beyond the board holds rows (along_x): row i is its line across
@@ -1559,16 +1593,17 @@ def _grow_uneven(
             )
             mine = [(xs[c], xs[c + 1], ys[r], ys[r + 1]) for r, c in line if (r, c) not in unlike]
             if len(mine) < 3:
-                ref = board
+                key: tuple[str, tuple[tuple[float, float, float, float], ...]] = (side, ())
+                if key not in line_refs:
+                    line_refs[key] = _Twins.of(*_zero_mean(board))
             else:
                 # a side that did not grow is asked again of the same lines
                 key = (side, tuple(mine[:: -(-len(mine) // _GROW_LINE)]))
                 if key not in line_refs:
-                    line_refs[key] = cells(list(key[1]), side)
-                ref = line_refs[key]
-            both = np.concatenate([ref, px[i : i + 1]])
-            twins = np.arange(len(both)) < len(ref)
-            shape[i] = _alike_to(both.reshape(1, len(both), -1), twins[None], flat_ok=False)[0, -1]
+                    line_refs[key] = _Twins.of(*_zero_mean(cells(list(key[1]), side)))
+            ref = line_refs[key]
+            if not ref.flat:
+                shape[i] = ref.alike(zero[i : i + 1], norm[i : i + 1], _NCC_ALIKE)[0]
         same = np.abs(px.mean(axis=1) - colour).max(axis=1) <= 24
         out: npt.NDArray[np.bool_] = shape & same
         return out
