@@ -19,6 +19,16 @@ from tests.support.xvfb import XvfbError, private_display
 REQUIRE_DISPLAY = os.environ.get("MSOLVER_REQUIRE_DISPLAY") == "1"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # The tests call the reader and calibration in-process, as the commands
+    # that read pixels run them: on one BLAS thread (two xdist workers on two
+    # cores, each with a thread per core, ran the corpus' calibrations 40%
+    # slower).
+    from msolver.app.main import _one_blas_thread
+
+    _one_blas_thread()
+
+
 def _need(what: str) -> None:
     if REQUIRE_DISPLAY:
         pytest.fail(f"MSOLVER_REQUIRE_DISPLAY=1 but {what}")

@@ -54,6 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return EXIT_USAGE
+    if args.command in _PIXEL_COMMANDS:
+        _one_blas_thread()
     try:
         return handler(args)
     except KeyboardInterrupt:
@@ -69,6 +71,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_STOPPED
+
+
+# The commands that read pixels (numpy, OpenCV); the others never load numpy.
+_PIXEL_COMMANDS = frozenset(
+    {"calibrate", "read", "dryrun", "play", "hint", "replay", "profiles", "flood"}
+)
+
+
+def _one_blas_thread() -> None:
+    """Run numpy's BLAS on one thread.
+
+    OpenBLAS starts a thread per core for every matrix product, and ours are
+    small (a cell's pixels against a reference look): handing each one out
+    costs more than it saves, and the threads spin on the cores the game
+    draws with. Calibrating gnome-mines on a 1350x866 screen took 7.3 s
+    and 12.6 s of CPU with them, 5.7 s and 7.5 s of CPU on one (docs/vision.md).
+    """
+    # threadpoolctl limits the libraries loaded: numpy's OpenBLAS, and the
+    # one OpenCV's wheel bundles.
+    import cv2  # noqa: F401
+    import numpy  # noqa: F401
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def save_crash_report(argv: Sequence[str] | None, exc: BaseException) -> str | None:
