@@ -463,10 +463,13 @@ _RAMP = _ramp_basis()
 def _shaped(px: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     """Which cells (px: (n, _N*_N, 3)) hold more than a smooth ramp in any
     channel, by more than a flat face's stray (_flat_norm) left over."""
-    fit = np.einsum("pk,nqc,qk->npc", _RAMP, px, _RAMP, optimize=True)
-    rest = px - fit
+    # _RAMP's columns are orthonormal: what is left beyond the ramp has the
+    # cell's squared norm less its ramp coefficients' (no fitted ramp drawn)
+    x = px.astype(np.float64)
+    coef = np.tensordot(x, _RAMP, axes=([1], [0]))  # (n, 3 channels, 3 terms)
+    rest = (x * x).sum(axis=(1, 2)) - (coef * coef).sum(axis=(1, 2))
     flat = _flat_norm(px.shape[1] * px.shape[2])
-    out: npt.NDArray[np.bool_] = np.sqrt((rest * rest).sum(axis=(1, 2))) > flat
+    out: npt.NDArray[np.bool_] = np.sqrt(np.maximum(rest, 0.0)) > flat
     return out
 
 
@@ -653,16 +656,14 @@ def _refine(
     c0, pp = centre0, p
     for _ in range(4):
         ks = np.arange(n, dtype=np.float64)
-        segs = np.stack([np.interp(c0 + k * pp + u, pos, prof, 0.0, 0.0) for k in ks])
+        at = (c0 + ks * pp)[:, None] + u[None, :]
+        segs = np.interp(at, pos, prof, 0.0, 0.0)
         tmpl = segs.mean(axis=0)
+        # every cell's profile at every shift in one call (np.interp is pointwise)
+        shifted = np.interp(at[:, None, :] + shifts[None, :, None], pos, prof, 0.0, 0.0)
         cs, kk = [], []
         for k in range(n):
-            sc = np.array(
-                [
-                    float(np.dot(np.interp(c0 + k * pp + u + d, pos, prof, 0.0, 0.0), tmpl))
-                    for d in shifts
-                ]
-            )
+            sc = np.array([float(np.dot(row, tmpl)) for row in shifted[k]])
             i = int(np.argmax(sc))
             if sc[i] <= 0:
                 continue
@@ -1565,6 +1566,21 @@ def _grow_uneven(
         refs[side] = (px, np.median(px.mean(axis=1), axis=0))
 
     line_refs: dict[tuple[str, tuple[tuple[float, float, float, float], ...]], _Twins] = {}
+    # each board cell's shape, once a side: the lines it stands in are asked
+    # again with other samples as the board grows
+    shapes: dict[
+        tuple[str, tuple[float, float, float, float]],
+        tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+    ] = {}
+
+    def line_ref(side: str, boxes: tuple[tuple[float, float, float, float], ...]) -> _Twins:
+        todo = [b for b in boxes if (side, b) not in shapes]
+        if todo:
+            zero, norm = _zero_mean(cells(todo, side))
+            for j, b in enumerate(todo):
+                shapes[side, b] = (zero[j], norm[j])
+        got = [shapes[side, b] for b in boxes]
+        return _Twins.of(np.stack([z for z, _ in got]), np.array([v for _, v in got]))
 
     def alike(
         boxes: list[tuple[float, float, float, float]], side: str, along_x: bool
@@ -1600,7 +1616,7 @@ def _grow_uneven(
                 # a side that did not grow is asked again of the same lines
                 key = (side, tuple(mine[:: -(-len(mine) // _GROW_LINE)]))
                 if key not in line_refs:
-                    line_refs[key] = _Twins.of(*_zero_mean(cells(list(key[1]), side)))
+                    line_refs[key] = line_ref(side, key[1])
             ref = line_refs[key]
             if not ref.flat:
                 shape[i] = ref.alike(zero[i : i + 1], norm[i : i + 1], _NCC_ALIKE)[0]
