@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -233,20 +234,26 @@ def content(tile: Image) -> Content:
 
 def _kinds(alike: Mapping[int, frozenset[int]]) -> int:
     """How many kinds the looks make: groups of looks joined by `alike`."""
-    seen: set[int] = set()
-    kinds = 0
+    return len(set(_joined(alike).values()))
+
+
+def _joined(alike: Mapping[int, frozenset[int]]) -> dict[int, frozenset[int]]:
+    """Each look's group: the looks joined to it by a chain of `alike` pairs, itself too."""
+    group: dict[int, frozenset[int]] = {}
     for start in alike:
-        if start in seen:
+        if start in group:
             continue
-        kinds += 1
+        seen = {start}
         todo = [start]
-        seen.add(start)
         while todo:
             for j in alike.get(todo.pop(), frozenset()):
                 if j not in seen:
                     seen.add(j)
                     todo.append(j)
-    return kinds
+        members = frozenset(seen)
+        for k in members:
+            group[k] = members
+    return group
 
 
 @dataclass
@@ -308,6 +315,15 @@ class LearningReader:
         # Blank cells in two shades alternating as a checkerboard (Google's look):
         # its opened cells alternate two shades too, so each number has two looks.
         self._checker = _checkerboard(self._blank, profile.rows, profile.cols)
+        # Cells of two pixel sizes (a fractional display scale or page zoom, a
+        # toolkit that rounds each cell): one number is drawn to fit each, and
+        # its glyphs differ by more than two numbers' of one colour do (kmines
+        # classic Hard at Qt's 175%, 15.75 px: two 1s up to 5.8 SHAPE_TOL apart,
+        # two 2s 5.55; two digits of one ink from 3.8). Any two looks of one face
+        # and ink may then be one number (see _redrawn).
+        self._two_sizes = any(
+            len({round(b) - round(a) for a, b in pairwise(e)}) > 1 for e in (xs, ys)
+        )
         self._patch_cache = PatchCache(self._grid, self._offset)
         # _still's and _halfway's verdicts, and the blank looks and thresholds
         # they hold for.
@@ -1127,6 +1143,15 @@ class LearningReader:
         if alike is None or _kinds(alike) > MAX_NEW_LOOKS:
             low = sorted(i for g in groups.values() for i in g)
             return self._unread(states, low, "too many new looks")
+        # Looks joined by a chain of alike pairs may all be one number: under a
+        # fractional display scale one digit comes in many looks (cells of two
+        # widths, the glyph at several phases), each alike its neighbours in
+        # the chain but not every other one (kmines classic Hard at Qt's 175%:
+        # look 5 alike 1, 4, 6 and 8, not 2, 3 or 7), and asking every pair
+        # left no numbering that fits, the true one included. Letting more
+        # looks share a number only adds numberings; a look is named when
+        # every one that fits agrees.
+        alike = {k: g - {k} for k, g in _joined(alike).items()}
         if not groups:
             if any(known[i] not in _SHOWN_MINES for i in outside):
                 return self._unread(states, outside, why)
@@ -1222,9 +1247,18 @@ class LearningReader:
         return tuple(sum(gap(k, v) for k, v in fit.items()) for fit in fits)
 
     def _redrawn(self, c: Content, o: Content) -> bool:
-        """`_redrawn`, and on a checkerboard board the same number on the other
-        shade: one ink and glyph (or none, a 0) on two faces. The rules decide."""
+        """`_redrawn`; on a board of cells of two sizes any two looks of one face
+        and ink; and on a checkerboard board the same number on the other shade:
+        one ink and glyph (or none, a 0) on two faces. The rules decide."""
         if _redrawn(c, o) or _shade_of(c, o):
+            return True
+        if (
+            self._two_sizes
+            and c.ink is not None
+            and o.ink is not None
+            and _face_alike(c.face - o.face)
+            and (_blended(c, o) or _blended(o, c))
+        ):
             return True
         if not self._checker:
             return False
