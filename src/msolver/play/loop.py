@@ -423,13 +423,8 @@ class Player:
                 self.log.write(
                     event="lost_on", game=number, row=row, col=col, p_mine=game.doubted_p
                 )
-                # One of the names the rules gave was the mine.
-                self.reader.forget_unproven()
-                cells = list(board.cells)
-                cells[lost_at] = EXPLODED
-                dead = Board(board.width, board.height, board.mines, tuple(cells))
                 # A verdict, as under a cover: nothing is learned from it.
-                reading, game.covered = Reading(dead), True
+                reading, game.covered = self._lost_on(board, lost_at), True
                 continue
             self._check_stop()
             if decision.status == "done":
@@ -877,10 +872,16 @@ class Player:
             f"{_where(known, g)}, which shows a look never proven: the game is lost "
             "(the mine that went off read as a number)"
         )
+        return self._lost_on(known, g)
+
+    def _lost_on(self, board: Board, guess: int) -> Reading:
+        """The board lost on a guess whose cell read as a number no finished board
+        proved: that cell the mine that went off, and the reader's unproven names
+        forgotten (one of them was the mine)."""
         self.reader.forget_unproven()
-        cells = list(known.cells)
-        cells[g] = EXPLODED
-        return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
+        cells = list(board.cells)
+        cells[guess] = EXPLODED
+        return Reading(Board(board.width, board.height, board.mines, tuple(cells)))
 
     def _strip_moved(self) -> bool:
         """Whether the band above the board, as last grabbed, differs from the last
