@@ -1146,7 +1146,7 @@ class LearningReader:
         # Looks joined by a chain of alike pairs may all be one number: under a
         # fractional display scale one digit comes in many looks (cells of two
         # widths, the glyph at several phases), each alike its neighbours in
-        # the chain but not every other one (kmines classic Hard at Qt's 175%:
+        # the chain but not every other one (kmines' graveyard at Qt's 125%:
         # look 5 alike 1, 4, 6 and 8, not 2, 3 or 7), and asking every pair
         # left no numbering that fits, the true one included. Letting more
         # looks share a number only adds numberings; a look is named when
