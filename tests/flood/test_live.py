@@ -71,9 +71,15 @@ def test_no_spare_moves_all_games_won_within_the_limit(
     best = solve(board, budget_s=10.0)
     assert best.optimal
     assert over[0]["moves"] == len(best.moves) <= first_limit
+    assert over[0]["optimal"]
     # sgt-flood marks a game over its limit with a black flash, which the player
-    # reports as lost (test_over_the_limit_is_reported_lost): none here.
-    assert all(g["moves"] == g["planned"] and g["optimal"] for g in over)
+    # reports as lost (test_over_the_limit_is_reported_lost): none here. The
+    # later games are sgt-flood's own random draws: whether A* proves one
+    # optimal within the player's CPU budget depends on the board (of 1,000
+    # sgt draws at these settings one was not proven within the 5 s; CI once
+    # met such a one), so that is bench_live's figure; here each must still be
+    # won, with no move beyond its plan.
+    assert all(g["moves"] == g["planned"] for g in over)
 
 
 def test_over_the_limit_is_reported_lost(
