@@ -7,7 +7,7 @@ and shades), the 2s in five, the 3s in three. Three faults stopped it, each
 mended at its mechanism:
 
 - counted look by look, 19 looks were "too many new looks"; they are 6 kinds
-  (looks that may be one number drawn again are one kind, `_kinds`);
+  (looks that may be one number drawn again are one kind, `_joined`);
 - the numberings were refused as "30720 ways to number the new looks" (the
   product of each look's candidates); the search now drops a partial
   numbering no completion can fit and finds the few that do

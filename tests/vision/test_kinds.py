@@ -8,10 +8,15 @@ opening of 19 looks, the 1s in eight of them), and counting looks refused it.
 
 from __future__ import annotations
 
-from msolver.vision.learning_reader import MAX_NEW_LOOKS, _kinds
+from msolver.vision.learning_reader import MAX_NEW_LOOKS, _joined
 
 
-def _joined(groups: list[list[int]]) -> dict[int, frozenset[int]]:
+def _kinds(alike: dict[int, frozenset[int]]) -> int:
+    """How many kinds the looks make: groups of looks joined by `alike`."""
+    return len(set(_joined(alike).values()))
+
+
+def _within(groups: list[list[int]]) -> dict[int, frozenset[int]]:
     alike: dict[int, frozenset[int]] = {}
     for g in groups:
         for k in g:
@@ -22,7 +27,7 @@ def _joined(groups: list[list[int]]) -> dict[int, frozenset[int]]:
 def test_looks_joined_by_alike_are_one_kind() -> None:
     # the first opening's 19 looks: eight of 1, five of 2, two of 0, two of 3, a 3, a 4
     groups = [[0, 3, 4, 7, 9, 11, 12, 13], [2, 6, 14, 15, 16], [1, 10], [5, 8], [17], [18]]
-    alike = _joined(groups)
+    alike = _within(groups)
     assert len(alike) == 19 > MAX_NEW_LOOKS
     assert _kinds(alike) == 6 <= MAX_NEW_LOOKS
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -358,19 +359,16 @@ def _largest_rectangle(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int]
 
 def _alike(
     desc: npt.NDArray[np.float32], seed: npt.NDArray[np.bool_]
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.floating[Any]]]:
     """Cells alike the typical cell among `seed`; (mask, correlation)."""
-    rows, cols, d = desc.shape
-    flat = desc.reshape(rows * cols, d)
-    px = flat.reshape(rows * cols, -1, 3)
-    mean = px.mean(axis=1)  # (n, 3)
-    zero = (px - mean[:, None, :]).reshape(rows * cols, d)
-    norm = np.sqrt((zero * zero).sum(axis=1))
+    rows, cols, _d = desc.shape
+    px = desc.reshape(rows * cols, -1, 3)
+    zero, norm = _zero_mean(px)
     # A cell whose only shape is a smooth ramp (a gradient behind the window,
     # no cell of its own) correlates with every other such cell: only cells
     # with more than that may stand for the board.
     idx = np.nonzero(seed.ravel() & (norm > 1e-3) & _shaped(px))[0]
-    ncc = np.zeros(rows * cols)
+    ncc: npt.NDArray[np.floating[Any]] = np.zeros(rows * cols)
     if len(idx) < _MIN_CELLS:
         return np.zeros((rows, cols), bool), ncc.reshape(rows, cols)
     # the typical cell: the one with most near twins among a sample of candidates
@@ -380,14 +378,12 @@ def _alike(
     sim = unit @ unit.T
     votes = (sim > 0.9).sum(axis=1)
     twins = sample[sim[int(np.argmax(votes))] > 0.9]
-    ref = np.median(zero[twins], axis=0)
-    ref_norm = float(np.sqrt((ref * ref).sum()))
-    if ref_norm <= 1e-3:
+    ref = _Twins.of(zero[twins], norm[twins])
+    if ref.ref_norm <= 1e-3:
         return np.zeros((rows, cols), bool), ncc.reshape(rows, cols)
-    ncc = (zero @ ref) / np.maximum(norm, 1e-3) / ref_norm
+    ncc = ref.ncc(zero, norm)
     ncc[norm <= 1e-3] = 0.0
-    contrast = norm / float(np.median(norm[twins]))
-    alike = (ncc >= _NCC_ALIKE) & (contrast > 0.6) & (contrast < 1.6)
+    alike = ref.within(ncc, norm, _NCC_ALIKE)
     return alike.reshape(rows, cols), ncc.reshape(rows, cols)
 
 
@@ -536,10 +532,24 @@ class _Twins:
     def flat(self) -> bool:
         return self.typical < self.noise or self.ref_norm < self.noise
 
+    def ncc(
+        self, zero: npt.NDArray[np.float32], norm: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.floating[Any]]:
+        """Each cell's correlation with the reference shape."""
+        out: npt.NDArray[np.floating[Any]] = (
+            (zero @ self.ref) / np.maximum(norm, 1e-3) / self.ref_norm
+        )
+        return out
+
     def alike(
         self, zero: npt.NDArray[np.float32], norm: npt.NDArray[np.float32], ncc_min: float
     ) -> npt.NDArray[np.bool_]:
-        ncc = (zero @ self.ref) / np.maximum(norm, 1e-3) / self.ref_norm
+        return self.within(self.ncc(zero, norm), norm, ncc_min)
+
+    def within(
+        self, ncc: npt.NDArray[np.floating[Any]], norm: npt.NDArray[np.float32], ncc_min: float
+    ) -> npt.NDArray[np.bool_]:
+        """Cells of correlation `ncc` whose shape and contrast pass for the twins'."""
         contrast = norm / self.typical
         out: npt.NDArray[np.bool_] = (ncc >= ncc_min) & (contrast > 0.6) & (contrast < 1.6)
         return out

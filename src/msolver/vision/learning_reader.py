@@ -232,11 +232,6 @@ def content(tile: Image) -> Content:
     return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)), pixels)
 
 
-def _kinds(alike: Mapping[int, frozenset[int]]) -> int:
-    """How many kinds the looks make: groups of looks joined by `alike`."""
-    return len(set(_joined(alike).values()))
-
-
 def _joined(alike: Mapping[int, frozenset[int]]) -> dict[int, frozenset[int]]:
     """Each look's group: the looks joined to it by a chain of `alike` pairs, itself too."""
     group: dict[int, frozenset[int]] = {}
@@ -1140,7 +1135,9 @@ class LearningReader:
             if len(groups) <= 4 * MAX_NEW_LOOKS
             else None
         )
-        if alike is None or _kinds(alike) > MAX_NEW_LOOKS:
+        # Counted by kind, not by look: the looks of one group may be one number.
+        joined = _joined(alike) if alike is not None else None
+        if joined is None or len(set(joined.values())) > MAX_NEW_LOOKS:
             low = sorted(i for g in groups.values() for i in g)
             return self._unread(states, low, "too many new looks")
         # Looks joined by a chain of alike pairs may all be one number: under a
@@ -1151,7 +1148,7 @@ class LearningReader:
         # left no numbering that fits, the true one included. Letting more
         # looks share a number only adds numberings; a look is named when
         # every one that fits agrees.
-        alike = {k: g - {k} for k, g in _joined(alike).items()}
+        alike = {k: g - {k} for k, g in joined.items()}
         if not groups:
             if any(known[i] not in _SHOWN_MINES for i in outside):
                 return self._unread(states, outside, why)
