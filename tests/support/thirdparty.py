@@ -554,6 +554,11 @@ BATTERY: tuple[Variant, ...] = (
     # kmines under Qt's display scaling of 125%: no two cells alike pixel for
     # pixel, beside a window background that is a smooth gradient.
     _kmines("default", "Easy", 1.25),
+    # kmines' seamless grass at 125% and 150%: the texture, scaled by whole
+    # pixels, repeats with no edge between cells (its phase only the frame
+    # tells) or with edges of its own that the cells' fold takes for theirs.
+    _kmines("green", "Easy", 1.25),
+    _kmines("green", "Easy", 1.5),
     # Stock Tk buttons sized in text units as many clones size them (4
     # characters by 2 lines, Tk's own padding): oblong cells.
     _tk("stock", 0, 16, 16, 40),

@@ -713,13 +713,27 @@ def _refine(
     return c0 + _boundary_shift(pos, prof, level, c0, pp, n), pp
 
 
+def _seamless(prof: F, start: float, p: float, n: int) -> bool:
+    """Whether n cells from `start` at pitch p show no boundary of their own along
+    `prof` (edge strength per pixel boundary): folded at the pitch, the
+    strongest phase is under _WEAK_FOLD times the mean."""
+    a, b = max(0, int(start)), min(len(prof), int(start + n * p))
+    if b - a < 2 * p:
+        return False
+    nb = max(8, round(p))
+    bins = np.floor(((np.arange(a, b) - start) % p) / p * nb).astype(int) % nb
+    folded = np.bincount(bins, weights=prof[a:b], minlength=nb)
+    return bool(folded.max() < _WEAK_FOLD * max(float(folded.mean()), 1e-9))
+
+
 def _framed(
-    edge: npt.NDArray[np.float32], start: float, p: float, n: int
+    edge: npt.NDArray[np.float32], start: float, p: float, n: int, *, seamless: bool = True
 ) -> tuple[float, int] | None:
     """(start, count) of the cells between the board's frame lines along one axis, where
     the cells show no boundary of their own (their repeating edges are weak:
-    folded at the pitch, the strongest phase is under _WEAK_FOLD times the mean);
-    None otherwise. edge: edge strength, one row per line across the board."""
+    folded at the pitch, the strongest phase is under _WEAK_FOLD times the mean;
+    not asked with seamless=False); None otherwise. edge: edge strength, one row
+    per line across the board."""
     if edge.shape[0] == 0 or edge.shape[1] == 0:
         return None  # a lattice reaching past the picture's edge: nothing to see
     prof = edge.mean(axis=0).astype(np.float64)
@@ -727,23 +741,30 @@ def _framed(
     if b - a < 2 * p:
         return None
     inside = prof[a:b]
-    nb = max(8, round(p))
-    bins = np.floor(((np.arange(a, b) - start) % p) / p * nb).astype(int) % nb
-    folded = np.bincount(bins, weights=inside, minlength=nb)
-    if folded.max() >= _WEAK_FOLD * max(float(folded.mean()), 1e-9):
+    if seamless and not _seamless(prof, start, p, n):
         return None
     strong = _FRAME_EDGE * float(np.percentile(inside, 90))
     lo = np.arange(max(0, int(start - p)), min(len(prof), int(start + p / 2) + 1))
-    end = start + n * p
-    hi = np.arange(max(0, int(end - p / 2)), min(len(prof), int(end + p) + 1))
-    if len(lo) == 0 or len(hi) == 0:
+    if len(lo) == 0:
         return None
     # a frame drawn as a thin line has a strong edge on each side: the cells
     # start after the inner one and end before the inner one on the far side
-    lo_top, hi_top = float(prof[lo].max()), float(prof[hi].max())
-    if lo_top < strong or hi_top < strong:
+    lo_top = float(prof[lo].max())
+    if lo_top < strong:
         return None
     left = int(lo[prof[lo] >= 0.5 * lo_top].max())
+    # The far frame is sought n or n + 1 pitches past the near one, not past
+    # `start`: the fold's phase is arbitrary here, and one that cut the first
+    # row across the frame (kmines' grass at Qt's 125%, 4 px early) leaves
+    # the far frame more than n + 1 pitches past it.
+    hi = np.arange(
+        max(0, int(left + n * p - p / 2)), min(len(prof), int(left + (n + 1) * p + p / 2) + 1)
+    )
+    if len(hi) == 0:
+        return None
+    hi_top = float(prof[hi].max())
+    if hi_top < strong:
+        return None
     right = int(hi[prof[hi] >= 0.5 * hi_top].min())
     k = (right - left) / p
     m = round(k)
@@ -936,6 +957,26 @@ def _board_at(
         plain = _cut(rgb, start, pitch, bh, bw)
         if len(plain.unlike) < len(lat.unlike):
             lat = plain
+    if lat.unlike:
+        # A texture scaled by whole pixels (kmines' grass at Qt's 150%) grows
+        # edges of its own that repeat every cell: the fold takes one of them
+        # for the cells' boundary and cuts a row or column of cells across
+        # the frame. The frame's two lines, a whole number of pitches apart,
+        # say where the cells are; that cut is kept when it leaves fewer
+        # cells unlike the rest.
+        (ox3, oy3), (px3, py3) = lat.origin, lat.pitch
+        fx = _framed(
+            f_ex[int(oy3) : int(oy3 + lat.rows * py3), :], ox3, px3, lat.cols, seamless=False
+        )
+        fy = _framed(
+            f_ey[:, int(ox3) : int(ox3 + lat.cols * px3)].T, oy3, py3, lat.rows, seamless=False
+        )
+        if fx is not None or fy is not None:
+            ox3, cols3 = fx if fx is not None else (ox3, lat.cols)
+            oy3, rows3 = fy if fy is not None else (oy3, lat.rows)
+            framed = _cut(rgb, (ox3, oy3), (px3, py3), rows3, cols3)
+            if len(framed.unlike) < len(lat.unlike):
+                lat = framed
     lat = _grow_uneven(rgb, ex, ey, lat)
     # a block of alike cells that the board grown on its own lines takes in is
     # part of it, cut off on the even lattice where the lines drift off it
@@ -1055,10 +1096,10 @@ def find_lattice(image: Image) -> Lattice:
         # A board drawn at whole pixels repeats its cells' pixels exactly: the
         # first candidate where a picture behind the board drowns the combs
         # (kmines' garden behind a 9x9 board of grass)
-        again = _repeat_pitch(rgb, ex, ey)
-        fallback(
-            ([(again, again)] if again is not None else []) + _square_pairs(ex, ey, max_lag, w, h)
-        )
+        again = _repeat_pitches(rgb, ex, ey)
+        fallback([(a, a) for a in again[:1]] + _square_pairs(ex, ey, max_lag, w, h))
+        if not found:
+            fallback([(a, a) for a in again[1:]])
     if not found:
         # Oblong cells (see _oblong_pairs): only when no pair of about one
         # pitch holds a board. Tried before the searches above, an oblong
@@ -1180,16 +1221,54 @@ def _cells_of(got: tuple[Lattice, int]) -> int:
     return lat.rows * lat.cols - len(lat.unlike)
 
 
-def _repeat_pitch(
+def _repeat_pitches(
     rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32]
-) -> float | None:
-    """The whole-pixel lag at which the picture's edged pixels repeat exactly along
-    both axes (every cell the same pixels), or None.
+) -> list[float]:
+    """The whole-pixel lags at which the picture's edged pixels repeat exactly along
+    both axes (every cell the same pixels), best first: up to _REPEAT_TRIES.
 
     Scored on every second row (x lags) and column (y lags): the share of
     edge strength on pixels equal to the pixel a lag on, times the same along
     y. A multiple of the pitch repeats too: the smallest lag near the best.
+    Under a fractional scale the cells repeat only in part (28.75 px: 29, 29,
+    28, 29) and smooth areas beside the board (a sky) score at short lags
+    about as well: kmines' grass at 125% scored 0.140 at 29 px and 0.143 at 8
+    px with its window on a dark screen. So the next peaks are tried too.
     """
+    scored = _repeat_scores(rgb, ex, ey)
+    if scored is None:
+        return []
+    lags, score = scored
+    best = int(np.argmax(score))
+    first = float(lags[best])
+    for i in range(best + 1):
+        ratio = lags[best] / lags[i]
+        if score[i] >= 0.8 * score[best] and abs(ratio - round(ratio)) < 0.02:
+            first = float(lags[i])
+            break
+    out = [first]
+    # the other peaks (a lag scoring above both neighbours), best first
+    peaks = [
+        i
+        for i in range(1, len(lags) - 1)
+        if score[i] > score[i - 1] and score[i] >= score[i + 1] and score[i] > 0
+    ]
+    for i in sorted(peaks, key=lambda i: -score[i]):
+        if len(out) >= _REPEAT_TRIES:
+            break
+        if float(lags[i]) not in out:
+            out.append(float(lags[i]))
+    return out
+
+
+# Repeat lags tried in all (`_repeat_pitches`): each costs a pass of the board search.
+_REPEAT_TRIES = 3
+
+
+def _repeat_scores(
+    rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32]
+) -> tuple[npt.NDArray[np.int64], F] | None:
+    """(lags, score per lag) for `_repeat_pitches`, or None with nothing to repeat."""
     h, w = rgb.shape[:2]
     wt = (ex[:, :w] + ey[:h, :]).astype(np.float32)
     # only where there is anything to repeat (a grab of a whole screen is
@@ -1215,12 +1294,7 @@ def _repeat_pitch(
         if tx <= 0 or ty <= 0:
             return None
         score[i] = float((wr[:, :-d] * same_x).sum()) / tx * float((wc[:-d] * same_y).sum()) / ty
-    best = int(np.argmax(score))
-    for i in range(best + 1):
-        ratio = lags[best] / lags[i]
-        if score[i] >= 0.8 * score[best] and abs(ratio - round(ratio)) < 0.02:
-            return float(lags[i])
-    return float(lags[best])
+    return lags, score
 
 
 def _pitch_of(got: tuple[Lattice, int]) -> float:
@@ -1366,9 +1440,20 @@ def measure_lines(image: Image, grid: Grid, tolerance: float = UNEVEN) -> Grid:
         ex, ey, src = sx, sy, smooth
     grey = src.astype(np.float64).mean(axis=2)
     xs, ys = grid.edges()
-    mx = _line_edges(ex[y0:y1].sum(axis=0), grey[y0:y1].mean(axis=0), xs, grid.pitch[0], tolerance)
-    my = _line_edges(
-        ey[:, x0:x1].sum(axis=1), grey[:, x0:x1].mean(axis=1), ys, grid.pitch[1], tolerance
+    col_prof = ex[y0:y1].sum(axis=0).astype(np.float64)
+    row_prof = ey[:, x0:x1].sum(axis=1).astype(np.float64)
+    # Cells with no boundary of their own (a seamless texture: kmines' grass)
+    # have no lines to measure: aligned to each other, the texture's own edges
+    # pull them off the frame's phase (at Qt's 125%, 6 px).
+    mx = (
+        None
+        if _seamless(col_prof, grid.origin[0], grid.pitch[0], grid.cols)
+        else _line_edges(col_prof, grey[y0:y1].mean(axis=0), xs, grid.pitch[0], tolerance)
+    )
+    my = (
+        None
+        if _seamless(row_prof, grid.origin[1], grid.pitch[1], grid.rows)
+        else _line_edges(row_prof, grey[:, x0:x1].mean(axis=1), ys, grid.pitch[1], tolerance)
     )
     if mx is None and my is None:
         return grid
