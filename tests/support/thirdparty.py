@@ -554,6 +554,9 @@ BATTERY: tuple[Variant, ...] = (
     # kmines under Qt's display scaling of 125%: no two cells alike pixel for
     # pixel, beside a window background that is a smooth gradient.
     _kmines("default", "Easy", 1.25),
+    # The web game at 67% zoom: 26.79 px cells whose bevels Chromium blends
+    # at each cell's own phase, so a cell's inside holds bits of bevel or none.
+    _web(0.67, 16, 16, 40),
     # kmines' seamless grass at 125% and 150%: the texture, scaled by whole
     # pixels, repeats with no edge between cells (its phase only the frame
     # tells) or with edges of its own that the cells' fold takes for theirs.
