@@ -112,6 +112,20 @@ def around_glyph(tile: Image, inner: F64, dist: F64, ink: float) -> tuple[F64, F
     return wide, wide_dist
 
 
+def face_texture(dist: F64, ink: float) -> float:
+    """How much a face found around its glyph (`around_glyph`) varies: the median
+    distance from it of the inside's pixels within `ink` of it (none: 0).
+
+    The texture rule takes ink to stand out of the face by INK_TEXTURE times
+    the inside's median distance, which is the face's own texture while the
+    face is most of the inside. Around a glyph over half of it, that median
+    lies on the glyph: the npm web game's bold 4 at 50% zoom (62% of a 14 px
+    inside) set the bar at 536 levels, found no ink, and read as an empty
+    opened cell, a 0. One rule for `content` and `contents_of`."""
+    near = dist[dist <= ink]
+    return float(np.median(near)) if near.size else 0.0
+
+
 def face_apart(inner: F64, face: F64, dist: F64, threshold: float) -> F64:
     """The face of an inked box from its pixels well apart from the ink.
 
@@ -202,11 +216,12 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
     b, ih, iw = inner.shape[:3]
     face = np.median(inner.reshape(b, ih * iw, 3), axis=1)
     dist = np.abs(inner - face[:, None, None, :]).max(axis=3)
+    med = np.median(dist.reshape(b, ih * iw), axis=1)
     for k in np.flatnonzero((dist <= rule.ink).reshape(b, -1).mean(axis=1) < 0.5):
         around = around_glyph(tiles[int(k)], inner[k], dist[k], float(rule.ink))
         if around is not None:
             face[k], dist[k] = around
-    med = np.median(dist.reshape(b, ih * iw), axis=1)
+            med[k] = face_texture(dist[k], float(rule.ink))
     threshold = np.maximum(float(rule.ink), rule.texture * med)
     mask = dist > threshold[:, None, None]
     count = mask.reshape(b, -1).sum(axis=1)

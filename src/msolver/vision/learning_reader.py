@@ -51,6 +51,7 @@ from msolver.vision.contentbatch import (
     around_glyph,
     contents_of,
     face_apart,
+    face_texture,
     glyph_shape,
     sprite_apart,
     sprite_ink,
@@ -199,9 +200,10 @@ def content(tile: Image) -> Content:
     face = np.median(flat, axis=0)
     dist = np.abs(inner - face).max(axis=2)
     around = around_glyph(tile, inner, dist, float(INK))
+    med = float(np.median(dist))
     if around is not None:
         face, dist = around
-    med = float(np.median(dist))
+        med = face_texture(dist, float(INK))
     threshold = max(float(INK), INK_TEXTURE * med)
     mask = dist > threshold
     count = int(mask.sum())
