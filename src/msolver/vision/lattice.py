@@ -63,7 +63,9 @@ _NCC_BESIDE = 0.95  # a cell this alike its neighbour on the board is the board'
 # its blank cells 0.93-1.0 and 0.98-1.02; xdemineur's opened 0s (a flat face
 # and a line where a blank cell has its bevel) 0.80 and 0.73.
 _NCC_WHOLE = 0.9
-_WHOLE_CONTRAST = 0.1
+_WHOLE_CONTRAST = (0.9, 1.1)
+# A cell's contrast, as a share of the alike cells' typical, that passes for theirs.
+_CONTRAST = (0.6, 1.6)
 _GROW_SHARE = 0.25
 # Undithering keeps about a third or more of a board's edge energy (steps
 # survive it, one-pixel lines lose half); a stippled or dithered board keeps
@@ -487,8 +489,10 @@ def _alike_to(
     *,
     flat_ok: bool = True,
     ncc_min: float = _NCC_ALIKE,
+    contrast: tuple[float, float] = _CONTRAST,
 ) -> npt.NDArray[np.bool_]:
-    """Cells alike the median of the `twins` cells (shape by correlation; flat ones by flatness)."""
+    """Cells alike the median of the `twins` cells (shape by correlation, within
+    `contrast` of theirs; flat ones by flatness)."""
     rows, cols = desc.shape[:2]
     n = rows * cols
     zero, norm = _zero_mean(desc.reshape(n, -1, 3))
@@ -501,7 +505,7 @@ def _alike_to(
             return np.zeros((rows, cols), bool)
         flat: npt.NDArray[np.bool_] = (norm < max(3 * ref.typical, ref.noise)).reshape(rows, cols)
         return flat
-    return ref.alike(zero, norm, ncc_min).reshape(rows, cols)
+    return ref.alike(zero, norm, ncc_min, contrast).reshape(rows, cols)
 
 
 def _zero_mean(
@@ -548,16 +552,27 @@ class _Twins:
         return out
 
     def alike(
-        self, zero: npt.NDArray[np.float32], norm: npt.NDArray[np.float32], ncc_min: float
+        self,
+        zero: npt.NDArray[np.float32],
+        norm: npt.NDArray[np.float32],
+        ncc_min: float,
+        contrast: tuple[float, float] = _CONTRAST,
     ) -> npt.NDArray[np.bool_]:
-        return self.within(self.ncc(zero, norm), norm, ncc_min)
+        return self.within(self.ncc(zero, norm), norm, ncc_min, contrast)
 
     def within(
-        self, ncc: npt.NDArray[np.floating[Any]], norm: npt.NDArray[np.float32], ncc_min: float
+        self,
+        ncc: npt.NDArray[np.floating[Any]],
+        norm: npt.NDArray[np.float32],
+        ncc_min: float,
+        contrast: tuple[float, float] = _CONTRAST,
     ) -> npt.NDArray[np.bool_]:
-        """Cells of correlation `ncc` whose shape and contrast pass for the twins'."""
-        contrast = norm / self.typical
-        out: npt.NDArray[np.bool_] = (ncc >= ncc_min) & (contrast > 0.6) & (contrast < 1.6)
+        """Cells of correlation `ncc` whose shape and contrast (a share of the
+        twins' typical, strictly between the two bounds) pass for the twins'."""
+        share = norm / self.typical
+        out: npt.NDArray[np.bool_] = (
+            (ncc >= ncc_min) & (share > contrast[0]) & (share < contrast[1])
+        )
         return out
 
 
@@ -717,6 +732,28 @@ def _refine(
             use = keep
         c0, pp = float(f0), float(fp)
     return c0 + _boundary_shift(pos, prof, level, c0, pp, n), pp
+
+
+def _frame_fit(
+    ex: npt.NDArray[np.float32],
+    ey: npt.NDArray[np.float32],
+    origin: tuple[float, float],
+    pitch: tuple[float, float],
+    rows: int,
+    cols: int,
+    *,
+    seamless: bool = True,
+) -> tuple[tuple[float, float], int, int] | None:
+    """(origin, rows, cols) of the board between its frame lines (`_framed`, each
+    axis; an axis with no frame keeps its own), or None when neither axis has one."""
+    (ox, oy), (px, py) = origin, pitch
+    fx = _framed(ex[int(oy) : int(oy + rows * py), :], ox, px, cols, seamless=seamless)
+    fy = _framed(ey[:, int(ox) : int(ox + cols * px)].T, oy, py, rows, seamless=seamless)
+    if fx is None and fy is None:
+        return None
+    ox, cols = fx if fx is not None else (ox, cols)
+    oy, rows = fy if fy is not None else (oy, rows)
+    return (ox, oy), rows, cols
 
 
 def _seamless(prof: F, start: float, p: float, n: int) -> bool:
@@ -932,14 +969,9 @@ def _board_at(
     # phase cuts alike cells and the one the fold found is arbitrary. The
     # board's frame is the only boundary then: two strong edges a whole number
     # of pitches apart, each within a pitch of the board's ends.
-    x_rows = f_ex[int(origin[1]) : int(origin[1] + bh * py), :]
-    y_cols = f_ey[:, int(origin[0]) : int(origin[0] + bw * px)].T
-    fx = _framed(x_rows, origin[0], px, bw)
-    fy = _framed(y_cols, origin[1], py, bh)
-    if fx is not None or fy is not None:
-        ox2, bw = fx if fx is not None else (origin[0], bw)
-        oy2, bh = fy if fy is not None else (origin[1], bh)
-        origin = (ox2, oy2)
+    framed = _frame_fit(f_ex, f_ey, origin, (px, py), bh, bw)
+    if framed is not None:
+        origin, bh, bw = framed
     lat = _cut(rgb, origin, (px, py), bh, bw)
     if lat.unlike:
         # Cells with a strong texture of their own (minegauler's grass) can
@@ -970,19 +1002,11 @@ def _board_at(
         # the frame. The frame's two lines, a whole number of pitches apart,
         # say where the cells are; that cut is kept when it leaves fewer
         # cells unlike the rest.
-        (ox3, oy3), (px3, py3) = lat.origin, lat.pitch
-        fx = _framed(
-            f_ex[int(oy3) : int(oy3 + lat.rows * py3), :], ox3, px3, lat.cols, seamless=False
-        )
-        fy = _framed(
-            f_ey[:, int(ox3) : int(ox3 + lat.cols * px3)].T, oy3, py3, lat.rows, seamless=False
-        )
-        if fx is not None or fy is not None:
-            ox3, cols3 = fx if fx is not None else (ox3, lat.cols)
-            oy3, rows3 = fy if fy is not None else (oy3, lat.rows)
-            framed = _cut(rgb, (ox3, oy3), (px3, py3), rows3, cols3)
-            if len(framed.unlike) < len(lat.unlike):
-                lat = framed
+        at_frame = _frame_fit(f_ex, f_ey, lat.origin, lat.pitch, lat.rows, lat.cols, seamless=False)
+        if at_frame is not None:
+            framed_cut = _cut(rgb, at_frame[0], lat.pitch, at_frame[1], at_frame[2])
+            if len(framed_cut.unlike) < len(lat.unlike):
+                lat = framed_cut
     lat = _grow_uneven(rgb, ex, ey, lat)
     # a block of alike cells that the board grown on its own lines takes in is
     # part of it, cut off on the even lattice where the lines drift off it
@@ -1011,11 +1035,10 @@ def _cut(
     # count (the frame beside them is in their whole box)
     alike = _alike_to(_inner(desc), whole)
     # A cell as alike the rest whole as they are alike each other is blank
-    # too. A face flat inside holds its
-    # structure at the rim (a bevel), and drawn at a fractional zoom with
-    # edges blended at each cell's phase, its inside keeps bits of bevel in one
-    # cell and none in the next: the npm game at 67% (26.79 px cells) had
-    # every fifth row and column unlike inside.
+    # too. A face flat inside holds its structure at the rim (a bevel), and
+    # drawn at a fractional zoom with edges blended at each cell's phase, its
+    # inside keeps bits of bevel in one cell and none in the next: the npm
+    # game at 67% (26.79 px cells) had every fifth row and column unlike inside.
     alike |= _alike_whole(desc, whole)
     off = _colour_outliers(_inner(desc), (0, 0, rows, cols), alike)
     good = alike & ~off
@@ -1034,21 +1057,11 @@ def _alike_whole(
 ) -> npt.NDArray[np.bool_]:
     """Cells as alike the board's inner cells that are alike whole as those are
     alike each other: correlation _NCC_WHOLE, contrast within _WHOLE_CONTRAST."""
-    rows, cols, _d = desc.shape
     twins = whole.copy()
     twins[[0, -1], :] = False
     twins[:, [0, -1]] = False
-    if rows < 3 or cols < 3 or twins.sum() < 3:
-        return np.zeros((rows, cols), bool)
-    zero, norm = _zero_mean(desc.reshape(rows * cols, -1, 3))
-    tw = twins.ravel()
-    ref = _Twins.of(zero[tw], norm[tw])
-    if ref.flat:
-        return np.zeros((rows, cols), bool)  # nothing whole to tell a blank cell by
-    contrast = norm / ref.typical
-    close = (ref.ncc(zero, norm) >= _NCC_WHOLE) & (np.abs(contrast - 1.0) <= _WHOLE_CONTRAST)
-    out: npt.NDArray[np.bool_] = close.reshape(rows, cols)
-    return out
+    # a flat face is nothing whole to tell a blank cell by
+    return _alike_to(desc, twins, flat_ok=False, ncc_min=_NCC_WHOLE, contrast=_WHOLE_CONTRAST)
 
 
 def _undither(rgb: Image) -> Image:

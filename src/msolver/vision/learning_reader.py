@@ -200,10 +200,11 @@ def content(tile: Image) -> Content:
     face = np.median(flat, axis=0)
     dist = np.abs(inner - face).max(axis=2)
     around = around_glyph(tile, inner, dist, float(INK))
-    med = float(np.median(dist))
     if around is not None:
         face, dist = around
         med = face_texture(dist, float(INK))
+    else:
+        med = float(np.median(dist))
     threshold = max(float(INK), INK_TEXTURE * med)
     mask = dist > threshold
     count = int(mask.sum())
