@@ -15,8 +15,9 @@ def assert_batch_matches(tiles: Sequence[Image]) -> None:
     """`contents_of` finds, bit for bit, what `content` finds box by box."""
     batch = contents_of(tiles, _INK_RULE)
     assert batch is not None
-    for tile, (face, ink, shape, aspect, sprite) in zip(tiles, batch, strict=True):
+    for tile, (face, ink, shape, aspect, sprite, faint) in zip(tiles, batch, strict=True):
         one = content(tile)
+        assert one.faint == faint
         assert np.array_equal(one.face, face)
         assert (one.ink is None) == (ink is None)
         if one.ink is not None:

@@ -163,14 +163,17 @@ def sgt_palette(seed: int, kind: str) -> dict[str, str]:
     digits), "low" (faces within a few levels of each other, digits still
     apart from the face and from each other by a margin a person sees) or
     "mono" (light faces, all eight digits in one colour: told apart by their
-    glyphs alone, as in themes with white or black digits).
+    glyphs alone, as in themes with white or black digits) or "faint" (light
+    faces, digits 24-44 levels from the opened face in every channel: under
+    the reader's INK of 48, as a pastel digit can be) or "faintdark" (dark
+    faces, digits 24-44 levels lighter: a dim dark mode).
     """
     rnd = random.Random(f"{kind}-{seed}")
 
     def rand_colour(lo: int, hi: int) -> tuple[int, int, int]:
         return (rnd.randint(lo, hi), rnd.randint(lo, hi), rnd.randint(lo, hi))
 
-    if kind == "dark":
+    if kind in ("dark", "faintdark"):
         face = rand_colour(30, 80)
         opened = tuple(max(0, v - rnd.randint(12, 25)) for v in face)
         digit_range = (130, 255)
@@ -184,6 +187,18 @@ def sgt_palette(seed: int, kind: str) -> dict[str, str]:
         digit_range = (0, 150)
     opened3 = (int(opened[0]), int(opened[1]), int(opened[2]))
     digits: list[tuple[int, int, int]] = []
+    while kind in ("faint", "faintdark") and len(digits) < 8:
+        # each channel 0-44 levels darker or lighter than the opened face, the
+        # one that differs most by 24 or more; apart from each other by 24 in
+        # all (in a dark mode only lighter: a dim digit)
+        sign = 1 if kind == "faintdark" else rnd.choice((-1, 1))
+        c = tuple(max(0, min(255, v + sign * rnd.randint(0, 44))) for v in opened3)
+        c3 = (int(c[0]), int(c[1]), int(c[2]))
+        if max(abs(a - b) for a, b in zip(c3, opened3, strict=True)) < 24:
+            continue
+        if any(sum(abs(a - b) for a, b in zip(c3, d, strict=True)) < 24 for d in digits):
+            continue
+        digits.append(c3)
     while kind == "mono" and not digits:
         c = rand_colour(*digit_range)
         if abs(_lum(c) - _lum(opened3)) >= 60:

@@ -23,8 +23,9 @@ import numpy.typing as npt
 from msolver.vision.image import Image
 
 F64 = npt.NDArray[np.float64]
-# face, ink, shape, aspect, and a sprite's pixels (see `sprite_ink`)
-Parts = tuple[F64, F64 | None, F64 | None, float, F64 | None]
+# face, ink, shape, aspect, a sprite's pixels (see `sprite_ink`), and whether
+# the ink is a faint glyph's (see `faint_ink`)
+Parts = tuple[F64, F64 | None, F64 | None, float, F64 | None, bool]
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class InkRule:
     min_share: float
     glyph: int
     span: float
+    faint: float
 
 
 # A sprite on a textured face (kmines' green theme draws each number as a
@@ -63,6 +65,21 @@ SMOOTH_STEP = 1.0
 # one number's sprites differ in no pixel; a 4 and a 5 at 19 px cells in 7.
 SPRITE_DIFF = 80.0
 SPRITE_PIXELS = 1
+# A faint digit on a flat face: a pastel digit, or a dim one in a dark mode,
+# can lie within INK of its face in every channel, and every number then read
+# as the empty opened look. A flat face is one colour: the inside's commonest
+# colour, with over FAINT_FACE of the inside within FAINT_FLAT levels of it
+# (not the median, which a bold digit pulls toward itself) and its face-like
+# pixels smooth. What stands out of it by the rule's `faint` levels is ink, if
+# it covers FAINT_SHARE of the inside and no side of the inside for over
+# FAINT_SIDE of its length: a bevel's or a neighbour's edge shows so in a cell
+# cut at a fractional phase, or a shade's darker side, never a digit (sgt's 1
+# at 18 px reaches the inside's top for 5 of its 12 pixels, a 2's foot runs 8
+# of 12).
+FAINT_FLAT = 2.0
+FAINT_FACE = 0.3
+FAINT_SHARE = (0.03, 0.5)
+FAINT_SIDE = 0.75
 
 
 def sprite_ink(
@@ -90,6 +107,32 @@ def sprite_ink(
     if not (max(rule.min_pixels, lo * mask.size) <= count <= hi * mask.size):
         return None
     return face, dist2, threshold, mask
+
+
+def faint_ink(
+    inner: F64, dist: F64, rule: InkRule
+) -> tuple[F64, F64, npt.NDArray[np.bool_]] | None:
+    """(face, distances, mask) of a faint glyph on a flat face (see FAINT_FLAT)
+    of one box's inside whose ink the plain rule did not find, or None. `dist`:
+    each pixel's distance from the inside's median. One rule for `content` and
+    `contents_of`."""
+    if float(dist.max()) < 0.5 * rule.faint:
+        return None  # a faint glyph stands out of any median between it and the face
+    flat = inner.reshape(-1, 3)
+    colours, counts = np.unique(flat, axis=0, return_counts=True)
+    face: F64 = colours[int(np.argmax(counts))]
+    dist2: F64 = np.abs(inner - face).max(axis=2)
+    if float((dist2 <= FAINT_FLAT).mean()) <= FAINT_FACE:
+        return None
+    mask = dist2 > rule.faint
+    count, lo = int(mask.sum()), max(rule.min_pixels, FAINT_SHARE[0] * mask.size)
+    if not lo <= count <= FAINT_SHARE[1] * mask.size:
+        return None
+    if max(mask[0].mean(), mask[-1].mean(), mask[:, 0].mean(), mask[:, -1].mean()) > FAINT_SIDE:
+        return None
+    if not _smooth(inner, dist2 <= 0.5 * rule.faint):
+        return None
+    return face, dist2, mask
 
 
 def around_glyph(tile: Image, inner: F64, dist: F64, ink: float) -> tuple[F64, F64] | None:
@@ -233,7 +276,14 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
             face[k], dist[k], threshold[k], mask[k] = sprite
             inked[k] = True
             sprites[int(k)] = sprite_pixels(inner[k], face[k])
-    result: list[Parts] = [(face[k].copy(), None, None, 0.0, None) for k in range(b)]
+    faints: set[int] = set()
+    for k in np.flatnonzero(~inked & (rule.texture * med <= rule.ink)):
+        faint = faint_ink(inner[k], dist[k], rule)
+        if faint is not None:
+            face[k], dist[k], mask[k] = faint
+            threshold[k], inked[k] = rule.faint, True
+            faints.add(int(k))
+    result: list[Parts] = [(face[k].copy(), None, None, 0.0, None, False) for k in range(b)]
     picked = np.flatnonzero(inked)
     if picked.size == 0:
         return result
@@ -270,5 +320,6 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
             shape.reshape(-1),
             float(np.log(sx / sy)),
             sprites.get(int(k)),
+            int(k) in faints,
         )
     return result

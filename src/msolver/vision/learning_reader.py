@@ -52,6 +52,7 @@ from msolver.vision.contentbatch import (
     contents_of,
     face_apart,
     face_texture,
+    faint_ink,
     glyph_shape,
     sprite_apart,
     sprite_ink,
@@ -91,6 +92,8 @@ INK = 48
 INK_TEXTURE = 4.0
 INK_MIN_PIXELS = 3
 INK_MIN_SHARE = 0.003
+# Ink of a faint digit on a flat face (contentbatch.faint_ink): a third of INK.
+INK_FAINT = 16.0
 GLYPH = 10  # side of the glyph's shape, in samples
 GLYPH_SPAN = 1.8  # the shape covers the ink's centre +- this many spreads
 # Two cells show one look when every part agrees within these (0..255 per
@@ -135,7 +138,7 @@ MAX_NEW_LOOKS = 12
 # fraction of a second, and a look named from it never matches again.
 HOLD = 0.25
 _LABEL_OF_STATE = {v: k for k, v in STATE_OF_LABEL.items()}
-_INK_RULE = InkRule(INK, INK_TEXTURE, INK_MIN_PIXELS, INK_MIN_SHARE, GLYPH, GLYPH_SPAN)
+_INK_RULE = InkRule(INK, INK_TEXTURE, INK_MIN_PIXELS, INK_MIN_SHARE, GLYPH, GLYPH_SPAN, INK_FAINT)
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 _SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
@@ -157,6 +160,7 @@ class Content:
     shape: F64 | None = None  # GLYPH x GLYPH samples of the ink around its centre
     aspect: float = 0.0  # log(width / height) of the ink's spread
     sprite: F64 | None = None  # a sprite's pixels (contentbatch.sprite_pixels)
+    faint: bool = False  # the ink is a faint glyph's (contentbatch.faint_ink)
 
     def distance(self, other: Content) -> float:
         """How far apart, in tolerances: at most 1 for one look."""
@@ -209,13 +213,18 @@ def content(tile: Image) -> Content:
     mask = dist > threshold
     count = int(mask.sum())
     pixels: F64 | None = None
+    is_faint = False
     found = count >= max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size)
     sprite = sprite_ink(inner, dist, med, _INK_RULE, found)
     if sprite is not None:
         face, dist, threshold, mask = sprite
         pixels = sprite_pixels(inner, face)
     elif not found:
-        return Content(face)
+        faint = faint_ink(inner, dist, _INK_RULE) if INK_TEXTURE * med <= INK else None
+        if faint is None:
+            return Content(face)
+        face, dist, mask = faint
+        threshold, is_faint = INK_FAINT, True
     # The glyph's place and size from its ink's weighted centre and spread, not
     # from its outermost pixels: a faint anti-aliased edge pixel that the face's
     # texture or a vignette tips over a threshold moves the box of a 5-pixel
@@ -232,7 +241,7 @@ def content(tile: Image) -> Content:
     ink = np.median(inner[mask], axis=0)
     if sprite is None:
         face = face_apart(inner, face, dist, threshold)
-    return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)), pixels)
+    return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)), pixels, is_faint)
 
 
 def _joined(alike: Mapping[int, frozenset[int]]) -> dict[int, frozenset[int]]:
@@ -693,7 +702,17 @@ class LearningReader:
             for i in ask:
                 if states[i] == FLAG and i not in self._flagged:
                     states[i] = EXPLODED if i in self._guessed else MINE
-        halfway = self._halfway(patches, ask, matched)
+        # A faint glyph on a cell whose plain face is a look already named may be
+        # a preview drawn over a blank look (a 25% flag under the pointer): its
+        # patch decides, as for a cell that matched that look by content.
+        faint_as = [
+            (k, b)
+            for k, i in enumerate(ask)
+            if i in contents and contents[i].faint and states[i] is None
+            for b in (self._match(Content(contents[i].face), i)[0],)
+            if b is not None
+        ]
+        halfway = self._halfway(patches, ask, matched + faint_as)
         if halfway:
             # Not yet what it turns into: a look half drawn, or its blank look under
             # a hover, a focus ring or a faint preview that the content alone (which
@@ -704,7 +723,7 @@ class LearningReader:
                 states[i] = None
             return self._unread(
                 states,
-                new + halfway,
+                new + [i for i in halfway if i not in new],
                 "cells nearer their blank look than any tile (a hover or a half-drawn frame)",
                 passing=halfway,
             )
