@@ -359,6 +359,7 @@ WEBOWN_END = (
 # 1 px grid lines), in CSS px.
 WEBOWN_STYLES: dict[str, tuple[int, int]] = {
     "dark": (30, 3),
+    "dim": (30, 3),  # the dark look, its digits 24-44 levels off the opened face
     "soft": (28, 2),
     "flat": (24, 1),
     "big": (44, 1),
