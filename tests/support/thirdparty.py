@@ -578,6 +578,10 @@ BATTERY: tuple[Variant, ...] = (
     # tells) or with edges of its own that the cells' fold takes for theirs.
     _kmines("green", "Easy", 1.25),
     _kmines("green", "Easy", 1.5),
+    # kmines' flat classic cells at 150% in the game's small default window:
+    # 16.5 px, lines 15 levels off the face, exact only every 33 px; on a whole
+    # screen no comb and no whole-picture repeat shows the pitch.
+    _kmines("classic", "Medium", 1.5),
     # Stock Tk buttons sized in text units as many clones size them (4
     # characters by 2 lines, Tk's own padding): oblong cells.
     _tk("stock", 0, 16, 16, 40),
@@ -1372,6 +1376,15 @@ def _kmines_truth(variant: Variant, img: np.ndarray) -> Truth:
     x0 = float(np.floor((vw - cols * cell) / 2 + 0.5))
     y0 = top + float(np.floor((vh - rows * cell) / 2 + 0.5))
     face, gap = _KMINES_FACE.get(str(variant.param("theme")), (0.0, 0.0))
+    if variant.param("theme") == "classic":
+        # A classic cell is a light line, the face, a dark line; at 11 logical
+        # px under Qt's 150% (16.5 px) the dark line is not drawn (measured:
+        # faces of 239 from 254, 270, 287 after light lines of 253, 1 or 2 px;
+        # no pixel under 200 until the board's own edge), and the light line
+        # is the one line between faces: it comes before each face.
+        row = img[int((y0 + cell / 2) * sc), int(x0 * sc) : int((x0 + cell) * sc)]
+        if int(row.min(axis=1).min()) > 200:
+            face, gap = 1.0, 1.0
     return Truth(
         rows,
         cols,

@@ -1149,6 +1149,11 @@ def find_lattice(image: Image) -> Lattice:
         fallback([(a, a) for a in again[:1]] + _square_pairs(ex, ey, max_lag, w, h))
         if not found:
             fallback([(a, a) for a in again[1:]])
+        if not found:
+            # a board at a fractional pitch repeats exactly only every few
+            # cells (16.5 px: every 33): the lag's half and third too
+            local = _local_repeat_pitches(rgb, ex, ey)
+            fallback([(a / k, a / k) for a in local for k in (1, 2, 3) if a / k >= _MIN_PITCH])
     if not found:
         # Oblong cells (see _oblong_pairs): only when no pair of about one
         # pitch holds a board. Tried before the searches above, an oblong
@@ -1164,7 +1169,10 @@ def find_lattice(image: Image) -> Lattice:
     # tiles) can outscore the cells' own pitch: a board found at a multiple
     # of the pitch is looked for again at a half and a third of it, and the
     # board covering the most wins below.
-    seen = {(round(2 * a), round(2 * b)) for a, b, _ in pairs}
+    # (keyed to a tenth of a pixel: a comb's pair 0.2 px off the cells' pitch,
+    # 16.7 and 16.6 for kmines' 16.5 px cells at 150%, holds no board, and the
+    # half of a block lattice found after must still be tried)
+    seen = {(round(10 * a), round(10 * b)) for a, b, _ in pairs}
     for g in list(found):
         gx, gy = g[0].pitch
         # an oblong board may be square cells in blocks along its long side
@@ -1173,7 +1181,7 @@ def find_lattice(image: Image) -> Lattice:
             splits += [(k, 1) if gx > gy else (1, k) for k in (2, 3)]
         for kx, ky in splits:
             q = (gx / kx, gy / ky)
-            key = (round(2 * q[0]), round(2 * q[1]))
+            key = (round(10 * q[0]), round(10 * q[1]))
             if q[0] < _MIN_PITCH or q[1] < _MIN_PITCH or key in seen:
                 continue
             seen.add(key)
@@ -1182,11 +1190,15 @@ def find_lattice(image: Image) -> Lattice:
             # part-cells across a board under way), counted in cells: the
             # areas of the two differ by the pitches' rounding (kmines'
             # graveyard at Qt's 125%, 16x16 at 17.503 px against 8x8 at
-            # 35.007 px, fell 3 px^2 short)
+            # 35.007 px, fell 3 px^2 short). Blocks of k cells may start at
+            # any of the k cells: the coarse board less k-1 fine cells along
+            # each axis is what the finer one must hold (kmines' classic at
+            # 150%, blocks of two 16.5 px cells a cell off the board's corner)
+            inner = (g[0].cols * gx - (kx - 1) * q[0]) * (g[0].rows * gy - (ky - 1) * q[1])
             if (
                 got is not None
                 and got[0].rows * got[0].cols >= kx * ky * g[0].rows * g[0].cols
-                and _overlap(got[0], g[0]) >= 0.9 * _area(g[0])
+                and _overlap(got[0], g[0]) >= 0.9 * inner
                 and min(got[0].rows, got[0].cols) >= 4
             ):
                 found.append(got)
@@ -1312,6 +1324,63 @@ def _repeat_pitches(
 
 # Repeat lags tried in all (`_repeat_pitches`): each costs a pass of the board search.
 _REPEAT_TRIES = 3
+# `_local_repeat_pitches`: a lag is a board's when some square of the picture,
+# LOCAL_SPAN lags wide (LOCAL_MIN px at least: a resize grip's dots repeat
+# every few pixels over 20), with LOCAL_EDGES of its pixels on edges across
+# each axis, repeats at it on LOCAL_SAME of them along both axes.
+_LOCAL_SPAN = 3
+_LOCAL_MIN = 48
+_LOCAL_EDGES = 0.05
+_LOCAL_SAME = 0.95
+
+
+def _local_repeat_pitches(
+    rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32]
+) -> list[float]:
+    """Whole-pixel lags at which some part of the picture repeats exactly along both
+    axes, best first, multiples of a lag kept out: up to _REPEAT_TRIES.
+
+    `_repeat_pitches` scores the whole picture, and a small pale board in a
+    window on a big screen is a few per cent of its edges: kmines' classic
+    look at Qt's 150% (16.5 px cells, lines 15 levels off the face, exact
+    every 33 px) scored 0.26 at 33 px against 0.29 at 8 px, where the
+    toolbar's flat areas repeat, and no comb showed its pitch. Scored here
+    square by square: in each, the share of the pixels on an edge across x
+    (a change along x) equal to the pixel a lag along x, times the same
+    along y. Edges along the lag's own axis are left out: a long line
+    repeats along itself at any lag."""
+    import cv2
+
+    h, w = rgb.shape[:2]
+    bx, by = ex[:h, :w] > 0, ey[:h, :w] > 0
+    ys = np.nonzero((bx | by).any(axis=1))[0]
+    xs = np.nonzero((bx | by).any(axis=0))[0]
+    if len(ys) == 0:
+        return []
+    y0, y1, x0, x1 = int(ys[0]), int(ys[-1]) + 1, int(xs[0]), int(xs[-1]) + 1
+    g = rgb[y0:y1, x0:x1, :3].astype(np.int16)
+    fx = bx[y0:y1, x0:x1].astype(np.float32)
+    fy = by[y0:y1, x0:x1].astype(np.float32)
+    h, w = g.shape[:2]
+    top = int(min(_MAX_PITCH, w / 3, h / 3))
+    scored: list[tuple[float, int]] = []
+    for d in range(int(_MIN_PITCH), top + 1):
+        same_x = (np.abs(g[:, d:] - g[:, :-d]).sum(axis=2) <= 6)[: h - d]
+        same_y = (np.abs(g[d:] - g[:-d]).sum(axis=2) <= 6)[:, : w - d]
+        wx, wy = fx[: h - d, : w - d], fy[: h - d, : w - d]
+        k = max(_LOCAL_SPAN * d, _LOCAL_MIN)
+        nx, dx = cv2.blur(wx * same_x, (k, k)), cv2.blur(wx, (k, k))
+        ny, dy = cv2.blur(wy * same_y, (k, k)), cv2.blur(wy, (k, k))
+        ok = (dx >= _LOCAL_EDGES) & (dy >= _LOCAL_EDGES)
+        if ok.any():
+            scored.append((float((nx[ok] / dx[ok] * ny[ok] / dy[ok]).max()), d))
+    out: list[float] = []
+    for score, d in sorted(scored, key=lambda t: (-t[0], t[1])):
+        if score < _LOCAL_SAME or len(out) >= _REPEAT_TRIES:
+            break
+        if all(d % round(a) for a in out):
+            out.append(float(d))
+    return out
 
 
 def _repeat_scores(
