@@ -608,13 +608,23 @@ STRESS: tuple[Variant, ...] = (
     _sgt("sgt-mono-1-t24", "mono", 1, 24, 16, 16, 40),
 )
 
-BY_NAME = {v.name: v for v in BATTERY + STRESS}
+# Digits under the reader's INK (sgt_palette's "faint" and "faintdark"): no
+# corpus shots (the board's looks are sgt's own, only the digits differ).
+FAINT: tuple[Variant, ...] = (
+    _sgt("sgt-faint-3-t18", "faint", 3, 18, 16, 16, 40),
+    _sgt("sgt-faint-5-t25", "faint", 5, 25, 30, 16, 99),
+    _sgt("sgt-faintdark-1-t22", "faintdark", 1, 22, 16, 16, 40),
+)
+
+BY_NAME = {v.name: v for v in BATTERY + STRESS + FAINT}
 
 # One variant per game for the live benchmark (small boards keep CI short).
 LIVE: tuple[str, ...] = (
     "sgt-default-t27",  # the control: msolver's own look at another tile size
     "sgt-dark-2-t26",
     "sgt-low-1-t22",
+    # digits 24-44 levels off the opened face: ink only by the faint rule
+    "sgt-faint-3-t18",
     "minegauler-standard-b24-16x16",
     "minegauler-textured-b20-16x16",
     "xbomb-16x16",
