@@ -166,7 +166,10 @@ def sgt_palette(seed: int, kind: str) -> dict[str, str]:
     glyphs alone, as in themes with white or black digits) or "faint" (light
     faces, digits 24-44 levels from the opened face in every channel: under
     the reader's INK of 48, as a pastel digit can be) or "faintdark" (dark
-    faces, digits 24-44 levels lighter: a dim dark mode).
+    faces, digits 24-44 levels lighter: a dim dark mode) or "any" (every
+    colour drawn from the whole cube: faces, bevels, the opened face the same
+    as the unopened one one time in four; each digit 24 levels or more off
+    the opened face in some channel and 24 apart from the others in all).
     """
     rnd = random.Random(f"{kind}-{seed}")
 
@@ -185,8 +188,18 @@ def sgt_palette(seed: int, kind: str) -> dict[str, str]:
         face = rand_colour(150, 240)
         opened = tuple(max(0, v - rnd.randint(20, 45)) for v in face)
         digit_range = (0, 150)
+    if kind == "any":
+        face = rand_colour(0, 255)
+        opened = face if rnd.random() < 0.25 else rand_colour(0, 255)
     opened3 = (int(opened[0]), int(opened[1]), int(opened[2]))
     digits: list[tuple[int, int, int]] = []
+    while kind == "any" and len(digits) < 8:
+        c3 = rand_colour(0, 255)
+        if max(abs(a - b) for a, b in zip(c3, opened3, strict=True)) < 24:
+            continue
+        if any(sum(abs(a - b) for a, b in zip(c3, d, strict=True)) < 24 for d in digits):
+            continue
+        digits.append(c3)
     while kind in ("faint", "faintdark") and len(digits) < 8:
         # each channel 0-44 levels darker or lighter than the opened face, the
         # one that differs most by 24 or more; apart from each other by 24 in
@@ -212,6 +225,8 @@ def sgt_palette(seed: int, kind: str) -> dict[str, str]:
         digits.append(c)
     hi = tuple(min(255, v + 35) for v in face)
     lo = tuple(max(0, v - 55) for v in face)
+    if kind == "any":
+        hi, lo = rand_colour(0, 255), rand_colour(0, 255)
     env = {
         "MINES_COLOUR_0": _hex(face),
         "MINES_COLOUR_1": _hex(opened3),
