@@ -86,6 +86,9 @@ SPOT = 24
 # neighbour) still shows its blank look when the rest is this close (a share
 # of the cell's SAME).
 RIM_SHARE = 0.5
+# A box whose every side differs from its blank look by SPOT on this share of
+# its length has lost its bevel: opened (`_opened_by_rim`).
+RIM_SIDES = 0.5
 # Content of an opened cell. Ink: a channel at least this far (0..255) from the
 # face, or several times the face's own texture, whichever is more.
 INK = 48
@@ -654,6 +657,8 @@ class LearningReader:
         patches = self._patches(image, ask)
         assert patches is not None
         still = self._still(patches, ask)
+        if self._blank_frame is not None and bool(still.any()):
+            still = self._opened_by_rim(image, ask, still)
         self._prefetch(image, [i for k, i in enumerate(ask) if not still[k]])
         look_of: dict[int, int] = {}
         new: list[int] = []
@@ -841,6 +846,46 @@ class LearningReader:
             self._still_for = now
         raw: Image = np.asarray(patches, dtype=np.uint8)
         return self._still_memo.get(raw, ask, lambda got, at, _k: self._still_now(got, at))
+
+    def _opened_by_rim(
+        self, image: Image, ask: list[int], still: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.bool_]:
+        """`still` less the clicked cells that opened in their rim alone, and the 0s
+        their opening spread to.
+
+        A patch leaves out a pixel all round (a neighbour's sliver in a box cut
+        at a fractional phase must not count). Where the opened face is the
+        unopened face's colour and the bevel is that pixel (sgt-mines at 18 px
+        in such a palette), an opened 0 is its blank look but for the rim, and
+        the clicked 0 read unopened. A cell of the last batch, or one read
+        opened before, whose box changed from the blank board's on all four
+        sides (RIM_SIDES) is opened; a cell beside it that looks as blank inside
+        and changed so is a 0's neighbour, never a mine: opened too, and so on
+        out. A cell taken so reads by its content as any other."""
+        assert self._blank_frame is not None
+        place = {i: k for k, i in enumerate(ask)}
+        out = np.array(still, dtype=np.bool_)
+        last = self._last or []
+        opened = {i for i, k in enumerate(last) if k not in (UNKNOWN, FLAG)}
+        todo = [i for i in sorted(self._batch | opened) if i in place and out[place[i]]]
+        if not todo:
+            return out
+        seen: set[int] = set()
+        while todo:
+            i = todo.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            now = self._tile(image, i)[..., :3].astype(np.int16)
+            was = self._tile(self._blank_frame, i)[..., :3].astype(np.int16)
+            if now.shape != was.shape:
+                continue
+            d = np.abs(now - was).max(axis=2) > SPOT
+            if min(d[0].mean(), d[-1].mean(), d[:, 0].mean(), d[:, -1].mean()) < RIM_SIDES:
+                continue
+            out[place[i]] = False
+            todo.extend(j for j in self._nbrs[i] if j in place and out[place[j]] and j not in seen)
+        return out
 
     def _opened_looks(self, patches: F32 | Image, ask: list[int]) -> F32 | None:
         """Whole patches of looks known to be opened cells, for `_still_now`: the

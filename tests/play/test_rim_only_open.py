@@ -1,0 +1,55 @@
+"""A 0 that differs from its unopened look only in a one-pixel bevel is read opened.
+
+sgt-mines in an "any" palette (`tests.support.thirdparty.sgt_palette`, seed
+3) draws the opened face in the unopened face's very colour, and at 16 px
+its bevel is one pixel, which the cell patches leave out (a neighbour's
+sliver in a box cut at a fractional phase must not count). The clicked 0
+read as still unopened and play stopped at the first click ("the board
+changed where we did not click"); once read, opened 0s read unopened again
+("opened cells changed their look"). `LearningReader._opened_by_rim` takes a
+clicked or already opened cell whose box changed from the blank board's on
+all four sides as opened, and the 0s beside it so. The recording is game 1
+of a live run (`tests.e2e.bench_battery.run_one`, 2026-11-28), won.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from msolver.core.board import FLAG, UNKNOWN, neighbours_table
+from msolver.core.clock import FakeClock
+from msolver.play.readers import reader_for
+from msolver.play.record import reread
+from msolver.vision.profile import load_profile
+
+RECORDING = Path(__file__).resolve().parents[2] / "screenshots" / "recordings" / "sgt-any-3-t16"
+
+
+def test_every_frame_reads_and_its_zeros_are_opened() -> None:
+    clock = FakeClock()
+    reader = reader_for(load_profile(RECORDING / "profile.json"), clock=clock)
+    readings = [reading for _item, reading in reread(RECORDING, reader, clock.advance)]
+    assert len(readings) == 12
+    zeros = 0
+    # the last frame is sgt's win flash (every colour changed): the player's
+    # own end-of-game rules read it, not this test
+    for reading in readings[1:-1]:
+        assert not reading.problem and not reading.low_confidence, reading.problem
+        board = reading.board
+        nbrs = neighbours_table(board.width, board.height)
+        for i, state in enumerate(board.cells):
+            if state == 0:
+                zeros += 1
+                assert all(board.cells[j] not in (UNKNOWN, FLAG) for j in nbrs[i])
+    assert zeros > 0
+    last = readings[-2].board
+    # the last frame before the win: every number has as many of our flags
+    # beside it as it says, or fewer with unopened cells to make up the rest
+    flags = {i for i, s in enumerate(last.cells) if s == FLAG}
+    unknown = {i for i, s in enumerate(last.cells) if s == UNKNOWN}
+    nbrs = neighbours_table(last.width, last.height)
+    for i, state in enumerate(last.cells):
+        if state >= 0:
+            near = set(nbrs[i])
+            assert len(near & flags) <= state <= len(near & (flags | unknown)), divmod(i, 16)
+    assert len(flags) > 20 and len(unknown) <= 5
