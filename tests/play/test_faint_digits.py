@@ -14,18 +14,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from msolver.core.board import FLAG, UNKNOWN, neighbours_table
-from msolver.core.clock import FakeClock
-from msolver.play.readers import reader_for
-from msolver.play.record import reread
-from msolver.vision.profile import load_profile
+from tests.support.replay import recorded
 
 RECORDING = Path(__file__).resolve().parents[2] / "screenshots" / "recordings" / "sgt-faint-3-t18"
 
 
 def test_every_frame_of_a_faint_palette_game_reads_and_the_numbers_hold() -> None:
-    clock = FakeClock()
-    reader = reader_for(load_profile(RECORDING / "profile.json"), clock=clock)
-    readings = [reading for _item, reading in reread(RECORDING, reader, clock.advance)]
+    readings = [reading for _item, reading in recorded(RECORDING)]
     assert len(readings) == 11
     for reading in readings:
         assert not reading.problem and not reading.low_confidence

@@ -19,11 +19,11 @@ import numpy as np
 from msolver.core.board import FLAG, neighbours_table
 from msolver.core.clock import FakeClock
 from msolver.play.readers import reader_for
-from msolver.play.record import reread
 from msolver.vision.contentbatch import contents_of
 from msolver.vision.image import read_png
 from msolver.vision.learning_reader import _INK_RULE, LearningReader, content
 from msolver.vision.profile import load_profile
+from tests.support.replay import recorded
 
 RECORDING = Path(__file__).resolve().parents[2] / "screenshots" / "recordings" / "web-mfw-z50-16x16"
 GREY, NAVY = (185, 185, 185), (0, 0, 132)
@@ -47,9 +47,7 @@ def test_a_glyph_over_most_of_the_inside_is_ink() -> None:
 
 
 def test_the_bold_fours_are_never_read_as_0() -> None:
-    clock = FakeClock()
-    reader = reader_for(load_profile(RECORDING / "profile.json"), clock=clock)
-    readings = [reading for _item, reading in reread(RECORDING, reader, clock.advance)]
+    readings = [reading for _item, reading in recorded(RECORDING)]
     assert len(readings) == 9
     for reading in readings:
         board = reading.board

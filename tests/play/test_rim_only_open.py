@@ -17,18 +17,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from msolver.core.board import FLAG, UNKNOWN, neighbours_table
-from msolver.core.clock import FakeClock
-from msolver.play.readers import reader_for
-from msolver.play.record import reread
-from msolver.vision.profile import load_profile
+from tests.support.replay import recorded
 
 RECORDING = Path(__file__).resolve().parents[2] / "screenshots" / "recordings" / "sgt-any-3-t16"
 
 
 def test_every_frame_reads_and_its_zeros_are_opened() -> None:
-    clock = FakeClock()
-    reader = reader_for(load_profile(RECORDING / "profile.json"), clock=clock)
-    readings = [reading for _item, reading in reread(RECORDING, reader, clock.advance)]
+    readings = [reading for _item, reading in recorded(RECORDING)]
     assert len(readings) == 12
     zeros = 0
     # the last frame is sgt's win flash (every colour changed): the player's

@@ -110,12 +110,14 @@ def sprite_ink(
 
 
 def faint_ink(
-    inner: F64, dist: F64, rule: InkRule
+    inner: F64, dist: F64, med: float, rule: InkRule
 ) -> tuple[F64, F64, npt.NDArray[np.bool_]] | None:
     """(face, distances, mask) of a faint glyph on a flat face (see FAINT_FLAT)
     of one box's inside whose ink the plain rule did not find, or None. `dist`:
-    each pixel's distance from the inside's median. One rule for `content` and
-    `contents_of`."""
+    each pixel's distance from the inside's median face, `med` their median.
+    One rule for `content` and `contents_of`."""
+    if rule.texture * med > rule.ink:
+        return None  # a textured face: no faint glyph is told from its texture
     if float(dist.max()) < 0.5 * rule.faint:
         return None  # a faint glyph stands out of any median between it and the face
     flat = inner.reshape(-1, 3)
@@ -128,11 +130,21 @@ def faint_ink(
     count, lo = int(mask.sum()), max(rule.min_pixels, FAINT_SHARE[0] * mask.size)
     if not lo <= count <= FAINT_SHARE[1] * mask.size:
         return None
-    if max(mask[0].mean(), mask[-1].mean(), mask[:, 0].mean(), mask[:, -1].mean()) > FAINT_SIDE:
+    if max(side_shares(mask)) > FAINT_SIDE:
         return None
     if not _smooth(inner, dist2 <= 0.5 * rule.faint):
         return None
     return face, dist2, mask
+
+
+def side_shares(mask: npt.NDArray[np.bool_]) -> tuple[float, float, float, float]:
+    """The share of each side of a box's `mask` that is set: top, bottom, left, right."""
+    return (
+        float(mask[0].mean()),
+        float(mask[-1].mean()),
+        float(mask[:, 0].mean()),
+        float(mask[:, -1].mean()),
+    )
 
 
 def around_glyph(tile: Image, inner: F64, dist: F64, ink: float) -> tuple[F64, F64] | None:
@@ -277,8 +289,8 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
             inked[k] = True
             sprites[int(k)] = sprite_pixels(inner[k], face[k])
     faints: set[int] = set()
-    for k in np.flatnonzero(~inked & (rule.texture * med <= rule.ink)):
-        faint = faint_ink(inner[k], dist[k], rule)
+    for k in np.flatnonzero(~inked):
+        faint = faint_ink(inner[k], dist[k], float(med[k]), rule)
         if faint is not None:
             face[k], dist[k], mask[k] = faint
             threshold[k], inked[k] = rule.faint, True

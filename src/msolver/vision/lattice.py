@@ -1353,11 +1353,10 @@ def _local_repeat_pitches(
 
     h, w = rgb.shape[:2]
     bx, by = ex[:h, :w] > 0, ey[:h, :w] > 0
-    ys = np.nonzero((bx | by).any(axis=1))[0]
-    xs = np.nonzero((bx | by).any(axis=0))[0]
-    if len(ys) == 0:
+    box = _edged_box(ex[:, :w] + ey[:h, :])
+    if box is None:
         return []
-    y0, y1, x0, x1 = int(ys[0]), int(ys[-1]) + 1, int(xs[0]), int(xs[-1]) + 1
+    y0, y1, x0, x1 = box
     g = rgb[y0:y1, x0:x1, :3].astype(np.int16)
     fx = bx[y0:y1, x0:x1].astype(np.float32)
     fy = by[y0:y1, x0:x1].astype(np.float32)
@@ -1383,18 +1382,26 @@ def _local_repeat_pitches(
     return out
 
 
+def _edged_box(wt: npt.NDArray[np.float32]) -> tuple[int, int, int, int] | None:
+    """(y0, y1, x0, x1) of the rows and columns with any edge (`wt`: edge strength
+    at each pixel), or None: only there is anything to repeat (a grab of a whole
+    screen is mostly an empty desktop)."""
+    ys, xs = np.nonzero(wt.max(axis=1) > 0)[0], np.nonzero(wt.max(axis=0) > 0)[0]
+    if len(ys) == 0:
+        return None
+    return int(ys[0]), int(ys[-1]) + 1, int(xs[0]), int(xs[-1]) + 1
+
+
 def _repeat_scores(
     rgb: Image, ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32]
 ) -> tuple[npt.NDArray[np.int64], F] | None:
     """(lags, score per lag) for `_repeat_pitches`, or None with nothing to repeat."""
     h, w = rgb.shape[:2]
     wt = (ex[:, :w] + ey[:h, :]).astype(np.float32)
-    # only where there is anything to repeat (a grab of a whole screen is
-    # mostly an empty desktop)
-    ys, xs = np.nonzero(wt.max(axis=1) > 0)[0], np.nonzero(wt.max(axis=0) > 0)[0]
-    if len(ys) == 0:
+    box = _edged_box(wt)
+    if box is None:
         return None
-    y0, y1, x0, x1 = int(ys[0]), int(ys[-1]) + 1, int(xs[0]), int(xs[-1]) + 1
+    y0, y1, x0, x1 = box
     g = rgb[y0:y1, x0:x1].astype(np.int16)
     wt = wt[y0:y1, x0:x1]
     h, w = g.shape[:2]

@@ -54,6 +54,7 @@ from msolver.vision.contentbatch import (
     face_texture,
     faint_ink,
     glyph_shape,
+    side_shares,
     sprite_apart,
     sprite_ink,
     sprite_pixels,
@@ -223,7 +224,7 @@ def content(tile: Image) -> Content:
         face, dist, threshold, mask = sprite
         pixels = sprite_pixels(inner, face)
     elif not found:
-        faint = faint_ink(inner, dist, _INK_RULE) if INK_TEXTURE * med <= INK else None
+        faint = faint_ink(inner, dist, med, _INK_RULE)
         if faint is None:
             return Content(face)
         face, dist, mask = faint
@@ -863,13 +864,16 @@ class LearningReader:
         and changed so is a 0's neighbour, never a mine: opened too, and so on
         out. A cell taken so reads by its content as any other."""
         assert self._blank_frame is not None
-        place = {i: k for k, i in enumerate(ask)}
         out = np.array(still, dtype=np.bool_)
-        last = self._last or []
-        opened = {i for i, k in enumerate(last) if k not in (UNKNOWN, FLAG)}
-        todo = [i for i in sorted(self._batch | opened) if i in place and out[place[i]]]
+        last = self._last or [UNKNOWN] * self._n
+        todo = [
+            i
+            for k, i in enumerate(ask)
+            if out[k] and (i in self._batch or last[i] not in (UNKNOWN, FLAG))
+        ]
         if not todo:
             return out
+        place = {i: k for k, i in enumerate(ask)}
         seen: set[int] = set()
         while todo:
             i = todo.pop()
@@ -881,7 +885,7 @@ class LearningReader:
             if now.shape != was.shape:
                 continue
             d = np.abs(now - was).max(axis=2) > SPOT
-            if min(d[0].mean(), d[-1].mean(), d[:, 0].mean(), d[:, -1].mean()) < RIM_SIDES:
+            if min(side_shares(d)) < RIM_SIDES:
                 continue
             out[place[i]] = False
             todo.extend(j for j in self._nbrs[i] if j in place and out[place[j]] and j not in seen)
