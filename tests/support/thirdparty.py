@@ -378,6 +378,7 @@ WEBOWN_STYLES: dict[str, tuple[int, int]] = {
     "soft": (28, 2),
     "flat": (24, 1),
     "big": (44, 1),
+    "buttons": (30, 2),  # the browser's own buttons; opened ones disabled
 }
 WEBOWN_PAGE = Path(__file__).resolve().parent / "webmines.html"
 
@@ -607,6 +608,11 @@ BATTERY: tuple[Variant, ...] = (
     _webown("soft", 1.25, 16, 16, 40),
     _webown("flat", 1.0, 9, 9, 10),
     _webown("big", 1.5, 9, 9, 10),
+    # The browser's own buttons, opened ones disabled (a tutorial's clone):
+    # at 67% their 1 px borders fall a fraction of a pixel apart in every
+    # cell, and a cell sampled at points showed its border or missed it.
+    _webown("buttons", 1.0, 16, 16, 40),
+    _webown("buttons", 0.67, 16, 16, 40),
     # gnome-mines under a dark and a high-contrast desktop theme (the gaps
     # and the window dark, the tiles its own): at 1200x700 its last two rows
     # are a pixel shorter, which the dark gaps make matter.

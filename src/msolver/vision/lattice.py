@@ -325,7 +325,15 @@ def _cells(
     # Cells cut by the picture's right or bottom edge (a board flush with
     # it) are completed as the board repeats: from one pitch before.
     rgb = _repeated_on(rgb, origin[0] + cols * pitch[0], origin[1] + rows * pitch[1], pitch)
-    src = cv2.blur(rgb, (k, k)) if k > 1 else rgb
+    if k > 1:
+        src = cv2.blur(rgb, (k, k))
+    elif min(sx, sy) < 1:
+        # Shrunk by a fraction, a point sample catches a 1 px line (a browser's
+        # button border at 67%) in one cell and misses it in the next: each
+        # sample stands for its footprint, about 1/s pixels wide.
+        src = cv2.GaussianBlur(rgb, (0, 0), 0.5 / min(sx, sy))
+    else:
+        src = rgb
     m = np.array(
         [[sx, 0.0, (0.5 - origin[0]) * sx - 0.5], [0.0, sy, (0.5 - origin[1]) * sy - 0.5]],
         np.float64,
