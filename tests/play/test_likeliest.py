@@ -101,3 +101,27 @@ def test_recorded_losses_guess_a_cell_safe_on_the_reading_the_glyphs_favour(
     guess = decision.moves[0].index
     # ... where the glyphs' reading picks a cell that board proves safe
     assert reading.board.cells[guess] == UNKNOWN and on_truth.prob[guess] == 0.0
+
+
+def test_digits_of_one_colour_seen_for_the_first_time_go_by_their_shape() -> None:
+    # Our page's buttons look at 80%: every digit the browser's grey disabled
+    # text. The first click showed a lone number at (0, 0), a 1, 2 or 3 for
+    # the rules (no number named yet); its shape is a 2, and the game's last
+    # frame shows (1, 0) and (1, 1) mined (seen on the picture: the reader
+    # had named no mine look by then). The recorded game guessed by the
+    # worst reading (15.5%), then again, and lost; the glyph reading now
+    # decides the guess (still sent at its worst chance).
+    frames = recorded(RECORDINGS / "web-own-buttons-z80-16x16")
+    _item, reading = frames[1]
+    assert reading.unsure == frozenset({0})
+    values = [b.cells[0] for b in reading.alternatives]
+    assert sorted(values) == [1, 2, 3]
+    best = min(range(len(values)), key=reading.strain.__getitem__)
+    assert values[best] == 2
+    assert all(
+        reading.strain[j] - reading.strain[best] >= LIKELIER_BY
+        for j in range(len(values))
+        if j != best
+    )
+    decision = decide_among(reading.alternatives, reading.strain)
+    assert decision.tier == "likeliest" and not decision.certain

@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
 from msolver.core.clock import Clock, RealClock
+from msolver.vision import digits
 from msolver.vision.contentbatch import (
     InkRule,
     around_glyph,
@@ -275,10 +276,22 @@ class _Look:
     proven: bool = False  # shown on a finished board that it explains
     patch: F32 | None = None  # the tile cut as a blank look is (BLANK_K samples a side)
     cell: int | None = None  # the cell it was first seen on (None: a profile's tile)
+    digit_gaps: dict[int, float] | None = None  # digits.digit_gaps of its glyph ({}: none)
 
     def __post_init__(self) -> None:
         if self.patch is None:
             self.patch = _patch(self.tile)
+
+    def digit_strain(self, v: int) -> float:
+        """How unlike digit v its glyph is, whatever the font
+        (`digits.digit_strain`; 0 for a look with no plain glyph: a sprite's
+        digit is a small part of its picture)."""
+        if self.digit_gaps is None:
+            c, box = self.content, None
+            if c.ink is not None and c.sprite is None:
+                box = digits.glyph_box(self.tile, c.face, c.ink)
+            self.digit_gaps = {} if box is None else digits.digit_gaps(box[0])
+        return digits.digit_strain(self.digit_gaps, v) if self.digit_gaps else 0.0
 
 
 def _patch(tile: Image) -> F32:
@@ -1295,8 +1308,9 @@ class LearningReader:
     def _strains(self, fits: Sequence[Mapping[int, int]]) -> tuple[float, ...]:
         """How ill each numbering of new looks fits their glyphs: per look, its
         glyph's distance (in SHAPE_TOL) to the nearest named look of its
-        number, or NEW_NUMBER_STRAIN for a number no look names yet (or no
-        glyph to compare), summed. A new look far from every named look of a
+        number, or for a number no look names yet NEW_NUMBER_STRAIN plus how
+        unlike that digit its glyph is in any font (`_Look.digit_strain`),
+        summed. A new look far from every named look of a
         number is likelier a number not seen yet than that one drawn again."""
         gaps: dict[tuple[int, int], float] = {}  # (look, number): the numberings share them
 
@@ -1309,7 +1323,11 @@ class LearningReader:
                     for o in self.looks
                     if o.state == v and o.content.shape is not None and c.shape is not None
                 ]
-                got = gaps[k, v] = min(near, default=NEW_NUMBER_STRAIN)
+                # A number no look names yet is priced by how unlike that
+                # digit the glyph is in any font; a named look of the number,
+                # in this very font, says more.
+                new = NEW_NUMBER_STRAIN + self.looks[k].digit_strain(v)
+                got = gaps[k, v] = min(near, default=new)
             return got
 
         return tuple(sum(gap(k, v) for k, v in fit.items()) for fit in fits)
