@@ -19,7 +19,9 @@ from pathlib import Path
 from msolver.core.board import FLAG, UNKNOWN, neighbours_table
 from tests.support.replay import recorded
 
-RECORDING = Path(__file__).resolve().parents[2] / "screenshots" / "recordings" / "sgt-any-3-t16"
+RECORDINGS = Path(__file__).resolve().parents[2] / "screenshots" / "recordings"
+RECORDING = RECORDINGS / "sgt-any-3-t16"
+BUTTONS = RECORDINGS / "web-own-buttons-z67-16x16"
 
 
 def test_every_frame_reads_and_its_zeros_are_opened() -> None:
@@ -48,3 +50,23 @@ def test_every_frame_reads_and_its_zeros_are_opened() -> None:
             near = set(nbrs[i])
             assert len(near & flags) <= state <= len(near & (flags | unknown)), divmod(i, 16)
     assert len(flags) > 20 and len(unknown) <= 5
+
+
+def test_a_zero_an_opening_spread_to_is_opened_by_its_rim_alone() -> None:
+    # Our web page's buttons look at 67%: an opened cell is a disabled button,
+    # its face 1 level off the enabled one's inside, its border lighter. The
+    # last frame's opening spread to (10, 4), a 0 neither clicked nor read
+    # before, which read unopened beside the 0s around it; play stopped
+    # ("a 0 at row 9, col 3 borders unopened cells"). Recorded live
+    # (`tests.e2e.bench_battery.run_one`, 2026-11-28), game 1 to that stop.
+    readings = [reading for _item, reading in recorded(BUTTONS)]
+    last = readings[-1]
+    assert not last.problem and not last.low_confidence, last.problem
+    board = last.board
+    nbrs = neighbours_table(board.width, board.height)
+    assert board.cells[10 * 16 + 4] == 0
+    for reading in readings:
+        b = reading.board
+        for i, state in enumerate(b.cells):
+            if state == 0 and not reading.unsure:
+                assert all(b.cells[j] not in (UNKNOWN, FLAG) for j in nbrs[i]), divmod(i, 16)

@@ -871,22 +871,32 @@ class LearningReader:
         at a fractional phase must not count). Where the opened face is the
         unopened face's colour and the bevel is that pixel (sgt-mines at 18 px
         in such a palette), an opened 0 is its blank look but for the rim, and
-        the clicked 0 read unopened. A cell of the last batch, or one read
-        opened before, whose box changed from the blank board's on all four
-        sides (RIM_SIDES) is opened; a cell beside it that looks as blank inside
+        the clicked 0 read unopened. A cell of the last batch, one read opened
+        before, or one beside a cell that opened since the last read (a
+        browser's disabled button at 67%: an opening's 0 differs from its blank
+        look by 1 level inside), whose box changed from the blank board's on
+        all four sides (RIM_SIDES) is opened; a cell beside it that looks as blank inside
         and changed so is a 0's neighbour, never a mine: opened too, and so on
         out. A cell taken so reads by its content as any other."""
         assert self._blank_frame is not None
         out = np.array(still, dtype=np.bool_)
         last = self._last or [UNKNOWN] * self._n
+        place = {i: k for k, i in enumerate(ask)}
+        # Cells that opened since the last read (an opening spreading): a cell
+        # beside one may be a 0 of that opening whose own change is its rim.
+        opening = {i for k, i in enumerate(ask) if not out[k] and last[i] == UNKNOWN}
         todo = [
             i
             for k, i in enumerate(ask)
-            if out[k] and (i in self._batch or last[i] not in (UNKNOWN, FLAG))
+            if out[k]
+            and (
+                i in self._batch
+                or last[i] not in (UNKNOWN, FLAG)
+                or any(j in opening for j in self._nbrs[i])
+            )
         ]
         if not todo:
             return out
-        place = {i: k for k, i in enumerate(ask)}
         seen: set[int] = set()
         while todo:
             i = todo.pop()
