@@ -63,6 +63,8 @@ MINEGAULER_VENV = CACHE / "minegauler-venv"
 MINEGAULER_VERSION = "4.2.0"
 PYGAME_VENV = CACHE / "pygame-minesweeper-venv"
 PYGAME_VERSION = "1.0.11"
+MVC_VENV = CACHE / "minesweeper-mvc-venv"
+MVC_VERSION = "1.1.0"
 WEB_DIR = CACHE / "web-minesweeper-for-web"
 WEB_PACKAGE = "minesweeper-for-web@3.0.4"
 CHROMIUM = "chromium"
@@ -348,6 +350,38 @@ def _pygame(sheet: str, cols: int, rows: int, mines: int) -> Variant:
     )
 
 
+MVC_END = "'YOU LOSE!' or 'YOU WIN!' over the whole window for 5 s, then the menu"
+# minesweeper-mvc's modes: (cols, rows, mines, cell px, the menu button's y)
+MVC_MODES = {
+    "easy": (9, 9, 10, 60, 326),
+    "medium": (16, 16, 40, 40, 386),
+    "hard": (30, 16, 99, 40, 446),
+}
+
+
+def _mvc(mode: str) -> Variant:
+    """minesweeper-mvc (PyPI, pygame): pixel-art tiles, every digit one red in a
+    pixel font; each game starts from its menu (a button per mode)."""
+    cols, rows, mines, _cell, _y = MVC_MODES[mode]
+    return Variant(
+        name=f"mvc-{mode}",
+        game="minesweeper-mvc",
+        toolkit="SDL2 (pygame)",
+        theme="mvc",
+        rows=rows,
+        cols=cols,
+        mines=mines,
+        # Its menu's mode buttons lie where the board is during play, a place
+        # msolver rightly refuses to click for a new game: one game a launch
+        # (F2 does nothing there).
+        new_game="F2",
+        # mines laid after the first click, never under it (its model's pick_bombs)
+        first_click="safe",
+        end_signal=MVC_END,
+        params=(("mode", mode),),
+    )
+
+
 def _web(zoom: float, cols: int, rows: int, mines: int) -> Variant:
     return Variant(
         name=f"web-mfw-z{int(zoom * 100)}-{cols}x{rows}",
@@ -556,6 +590,10 @@ BATTERY: tuple[Variant, ...] = (
     _pygame("95", 9, 9, 10),
     _pygame("fiorito-xp", 30, 16, 99),
     _pygame("monochrome", 16, 16, 40),
+    # minesweeper-mvc (PyPI, pygame): flat pixel-art tiles with 1 px dark
+    # lines, its digits one red in a pixel font.
+    _mvc("medium"),
+    _mvc("easy"),
     # the web game at page zoom 100% and 150%.
     _web(1.0, 16, 16, 40),
     _web(1.0, 9, 9, 10),
@@ -708,6 +746,11 @@ def pygame_python() -> Path:
     return _pypi_venv(PYGAME_VENV, "pygame-minesweeper", PYGAME_VERSION)
 
 
+def mvc_python() -> Path:
+    """The venv's python with minesweeper-mvc (PyPI wheels), made on first use."""
+    return _pypi_venv(MVC_VENV, "minesweeper-mvc", MVC_VERSION)
+
+
 def web_dir() -> Path:
     """The npm package's dist folder plus our test-only wrapper page."""
     dist = WEB_DIR / "node_modules" / "minesweeper-for-web" / "dist" / "custom-element.js"
@@ -758,6 +801,8 @@ def available(variant: Variant) -> str | None:
             minegauler_python()
         elif variant.game == "pygame-minesweeper":
             pygame_python()
+        elif variant.game == "minesweeper-mvc":
+            mvc_python()
         elif variant.game == "tk-mines":
             try:
                 import tkinter  # noqa: F401
@@ -1051,6 +1096,12 @@ def launch(
                 str(variant.param("sheet")),
             ]
             cls = "minesweeper"
+        elif variant.game == "minesweeper-mvc":
+            py = mvc_python()
+            env["SDL_AUDIODRIVER"] = "dummy"
+            env["SDL_VIDEO_WINDOW_POS"] = "0,0"
+            cmd = [str(py), "-m", "minesweeper"]
+            cls = "__main__.py"
         elif variant.game == "minegauler":
             py = minegauler_python()
             _write_minegauler_settings(py, variant)
@@ -1081,6 +1132,16 @@ def launch(
             # is fixed: centred, 2 frame offsets (18 px) down, 26 px tall.
             win.move(0, 0)
             win.new_game = f"click:{win.geometry()[2] // 2},{18 + 13}"
+        elif variant.game == "minesweeper-mvc":
+            # The menu's buttons are centred on its 600 px wide window; the
+            # mode's window opens at the same corner.
+            win.move(0, 0)
+            _cols, _rows, _mines, _cell, by = MVC_MODES[str(variant.param("mode"))]
+            time.sleep(1.0)
+            win.click(300, by)
+            time.sleep(1.0)
+            # SDL makes the mode's window anew: the same process's largest window
+            win.wid = xgames._find_window(display, proc, "__main__.py", 10.0, set())
         elif variant.game == "ace-minesweeper":
             # the penguin button, centred in the 34 px bar above the board
             x, y, w, _ = win.geometry()
@@ -1296,6 +1357,10 @@ def measure(variant: Variant, win: ThirdPartyWindow, img: np.ndarray) -> Truth:
         if abs(xr[-1][0] - 5 - (ox + cols * btn)) > 1.0:
             raise HarnessError(f"minegauler: board width {xr[-1][0] - ox} != {cols} x {btn}")
         return Truth(rows, cols, mines, (ox, oy), (btn, btn))
+    if variant.game == "minesweeper-mvc":
+        # From its code: cell (c, r) is drawn at (10 + c * cell, 10 + r * cell)
+        cell = float(MVC_MODES[str(variant.param("mode"))][3])
+        return Truth(rows, cols, mines, (10.0, 10.0), (cell, cell))
     if variant.game == "pygame-minesweeper":
         # From its code: the board sits 9 px (2 x shadow 2 + grey 5) inside the
         # window's left, right and bottom edges; 16 px tiles.
