@@ -154,6 +154,12 @@ class Builder:
         fit), the mine count alone settles every cell, or no number settles
         a cell alone; `build` then answers for the same board.
         """
+        found = self.trivial_sets(board)
+        return None if found is None else Certain(frozenset(found[0]), frozenset(found[1]))
+
+    def trivial_sets(self, board: Board) -> tuple[set[int], set[int]] | None:
+        """`trivial`'s safe cells and mines as plain sets (the solver sorts
+        them into moves at once; most frames end here)."""
         self._update(board)
         if self._bad or self._clashing:
             return None
@@ -166,7 +172,7 @@ class Builder:
         mines: set[int] = set()
         for con in self._easy.values():
             (safe if con.need == 0 else mines).update(con.cells)
-        return Certain(frozenset(safe), frozenset(mines))
+        return safe, mines
 
     def _update(self, board: Board) -> None:
         cells = board.cells

@@ -251,7 +251,12 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             before = tried + (gone & ((1 << at) - 1)).bit_count()
             work += size * (before + mute_before[k] + 1)
             parts = [p for m in shows[k] or shown(k) if (p := group & m)]
-            if len(parts) > 1:
+            if len(parts) == 2:
+                # Two parts (the most common split): one comparison, no sort.
+                a, b = parts
+                if b & -b < a & -a:
+                    parts = [b, a]
+            elif len(parts) > 2:
                 parts.sort(key=first_met)
             # In every part k is safe and shows one number: it joins `gone`.
             # The cells before it that some layout mines go on with the rest.
@@ -301,7 +306,12 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
                 break
             work += size
             parts = [p for m in shows[k] or shown(k) if (p := group & m)]
-            if len(parts) > 1:
+            if len(parts) == 2:
+                a, b = parts
+                ca, cb = a.bit_count(), b.bit_count()
+                if cb > ca or (cb == ca and b & -b < a & -a):
+                    parts = [b, a]
+            elif len(parts) > 2:
                 parts.sort(key=largest_first, reverse=True)
             won = 0.0
             left = bound
