@@ -218,12 +218,15 @@ class Builder:
             for i in changed:
                 touched.update(nbrs[i])
                 s = cells[i]
-                known += (s in MINE_STATES) - (old[i] in MINE_STATES)
-                if old[i] == UNKNOWN:
+                was = old[i]
+                if was == UNKNOWN:
                     gone.append(i)
                     if s >= 0:
                         opened.append(i)
+                    elif s in MINE_STATES:
+                        known += 1
                 else:
+                    known += (s in MINE_STATES) - (was in MINE_STATES)
                     fresh = False
                     touched.add(i)
                     if s == UNKNOWN:
