@@ -97,9 +97,7 @@ def build(board: Board) -> Constraints | Inconsistent:
         old = seen.get(key)
         if old is not None and old != need:
             r, c = divmod(i, board.width)
-            return Inconsistent(
-                f"row {r}, col {c}: the {s} disagrees with a neighbouring number"
-            )
+            return Inconsistent(f"row {r}, col {c}: the {s} disagrees with a neighbouring number")
         seen[key] = need
     mines_left = board.mines - known
     if mines_left < 0:
@@ -127,15 +125,20 @@ class Builder:
         self._said: dict[int, Constraint] = {}  # by the number cell that says it
         self._bad: dict[int, str] = {}  # cells whose number cannot hold, and why
         self._known = 0  # flags and shown mines on the last board
-        self._unknown: tuple[int, ...] = ()  # its unknown cells
-        # For `trivial`, kept as `_said` changes: how many numbers say each
-        # constraint, how many needs are said for each set of cells, how many
-        # sets have two or more (numbers that disagree: only a full assembly
-        # answers), and the numbers whose constraint is settled alone (no
-        # mine or all mines).
-        self._refs: dict[Constraint, int] = {}
-        self._needs_of: dict[tuple[int, ...], int] = {}
-        self._clashes = 0
+        # Its unknown cells: `_unknown` less `_gone`, taken out only when the
+        # constraints are assembled (most frames stop at the first rule,
+        # which needs only how many there are, `_n_unknown`).
+        self._unknown: tuple[int, ...] = ()
+        self._gone: list[int] = []
+        self._n_unknown = 0
+        # For `trivial`, kept as `_said` changes: per set of cells said by
+        # numbers that all agree, their need and how many say it, packed as
+        # need << 4 | count (at most 8 numbers see one cell); per set said
+        # with two needs or more (numbers that disagree: only a full
+        # assembly answers), how many say each need; and the numbers whose
+        # constraint is settled alone (no mine or all mines).
+        self._agreed: dict[tuple[int, ...], int] = {}
+        self._clashing: dict[tuple[int, ...], dict[int, int]] = {}
         self._easy: dict[int, Constraint] = {}
 
     def build(self, board: Board) -> Constraints | Inconsistent:
@@ -151,11 +154,17 @@ class Builder:
         fit), the mine count alone settles every cell, or no number settles
         a cell alone; `build` then answers for the same board.
         """
+        found = self.trivial_sets(board)
+        return None if found is None else Certain(frozenset(found[0]), frozenset(found[1]))
+
+    def trivial_sets(self, board: Board) -> tuple[set[int], set[int]] | None:
+        """`trivial`'s safe cells and mines as plain sets (the solver sorts
+        them into moves at once; most frames end here)."""
         self._update(board)
-        if self._bad or self._clashes:
+        if self._bad or self._clashing:
             return None
         mines_left = board.mines - self._known
-        if mines_left <= 0 or mines_left >= len(self._unknown):
+        if mines_left <= 0 or mines_left >= self._n_unknown:
             return None
         if not self._easy:
             return None
@@ -163,7 +172,7 @@ class Builder:
         mines: set[int] = set()
         for con in self._easy.values():
             (safe if con.need == 0 else mines).update(con.cells)
-        return Certain(frozenset(safe), frozenset(mines))
+        return safe, mines
 
     def _update(self, board: Board) -> None:
         cells = board.cells
@@ -184,10 +193,9 @@ class Builder:
             self._shape = (board.width, board.height)
             said.clear()
             bad.clear()
-            self._refs.clear()
-            self._needs_of.clear()
+            self._agreed.clear()
+            self._clashing.clear()
             self._easy.clear()
-            self._clashes = 0
             # Only numbers say constraints (a first, blank board has none).
             touched: set[int] = set(compress(range(len(cells)), map(_NUMBER, cells)))
             known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
@@ -210,12 +218,15 @@ class Builder:
             for i in changed:
                 touched.update(nbrs[i])
                 s = cells[i]
-                known += (s in MINE_STATES) - (old[i] in MINE_STATES)
-                if old[i] == UNKNOWN:
+                was = old[i]
+                if was == UNKNOWN:
                     gone.append(i)
                     if s >= 0:
                         opened.append(i)
+                    elif s in MINE_STATES:
+                        known += 1
                 else:
+                    known += (s in MINE_STATES) - (was in MINE_STATES)
                     fresh = False
                     touched.add(i)
                     if s == UNKNOWN:
@@ -230,16 +241,16 @@ class Builder:
                 touched.update(opened)
             else:
                 touched.update(gone)
-            if unknown is not None and gone:
-                left = list(unknown)
-                for i in sorted(gone, reverse=True):
-                    del left[bisect_left(left, i)]
-                unknown = tuple(left)
+            if unknown is not None:
+                self._gone += gone
+                self._n_unknown -= len(gone)
         if unknown is None:
             unknown = tuple(compress(range(len(cells)), map(UNKNOWN.__eq__, cells)))
+            self._gone = []
+            self._n_unknown = len(unknown)
         self._known = known
         self._unknown = unknown
-        refs, needs_of, easy = self._refs, self._needs_of, self._easy
+        agreed, clashing, easy = self._agreed, self._clashing, self._easy
         for i in touched:
             s = cells[i]
             if bad:
@@ -283,34 +294,50 @@ class Builder:
                 # One number fewer says prev.
                 del said[i]
                 easy.pop(i, None)
-                n_said = refs[prev]
-                if n_said > 1:
-                    refs[prev] = n_said - 1
-                else:
-                    del refs[prev]
-                    n_needs = needs_of[prev.cells] - 1
-                    if n_needs:
-                        needs_of[prev.cells] = n_needs
-                        if n_needs == 1:
-                            self._clashes -= 1
+                said_as = agreed.get(prev.cells)
+                if said_as is None:
+                    needs = clashing[prev.cells]
+                    if needs[prev.need] > 1:
+                        needs[prev.need] -= 1
                     else:
-                        del needs_of[prev.cells]
+                        del needs[prev.need]
+                        if len(needs) == 1:
+                            # The numbers left all agree again.
+                            ((need, n_said),) = needs.items()
+                            agreed[prev.cells] = need << 4 | n_said
+                            del clashing[prev.cells]
+                elif said_as & 15 > 1:
+                    agreed[prev.cells] = said_as - 1
+                else:
+                    del agreed[prev.cells]
             if con is not None:
                 said[i] = con
                 if con.need == 0 or con.need == len(con.cells):
                     easy[i] = con
-                n_said = refs.get(con, 0)
-                refs[con] = n_said + 1
-                if not n_said:
-                    n_needs = needs_of.get(con.cells, 0) + 1
-                    needs_of[con.cells] = n_needs
-                    if n_needs == 2:
-                        self._clashes += 1
+                said_as = agreed.get(con.cells)
+                if said_as is None:
+                    disputed = clashing.get(con.cells) if clashing else None
+                    if disputed is None:
+                        agreed[con.cells] = con.need << 4 | 1
+                    else:
+                        disputed[con.need] = disputed.get(con.need, 0) + 1
+                elif said_as >> 4 == con.need:
+                    agreed[con.cells] = said_as + 1
+                else:
+                    # Two numbers disagree on these cells.
+                    del agreed[con.cells]
+                    clashing[con.cells] = {said_as >> 4: said_as & 15, con.need: 1}
         self._cells = cells
 
     def _assemble(self, board: Board) -> Constraints | Inconsistent:
         cells, said, bad = self._cells, self._said, self._bad
         known, unknown = self._known, self._unknown
+        if self._gone:
+            left = list(unknown)
+            for i in sorted(self._gone, reverse=True):
+                del left[bisect_left(left, i)]
+            unknown = self._unknown = tuple(left)
+            self._gone = []
         seen: dict[tuple[int, ...], Constraint] = {}
         first_bad = min(bad) if bad else len(cells)
         for i in sorted(said):
@@ -320,8 +347,7 @@ class Builder:
             if seen.setdefault(con.cells, con).need != con.need:
                 r, c = divmod(i, board.width)
                 return Inconsistent(
-                    f"row {r}, col {c}: the {cells[i]} disagrees with a "
-                    "neighbouring number"
+                    f"row {r}, col {c}: the {cells[i]} disagrees with a neighbouring number"
                 )
         if bad:
             return Inconsistent(bad[first_bad])

@@ -165,15 +165,18 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     sames: list[list[int] | None] = [None] * n
 
     def same(k: int) -> list[int]:
-        # Per layout safe at k: the layouts in which k shows the same number.
+        # Per layout safe at k: the layouts in which k shows another number
+        # (the complement of those showing the same one, so that a group
+        # finds the layouts that differ with one AND).
         got = sames[k]
         if got is None:
             got = [0] * len(layouts)
             for m in shown(k):
                 rest = m
+                other = ~m
                 while rest:
                     low = rest & -rest
-                    got[low.bit_length() - 1] = m
+                    got[low.bit_length() - 1] = other
                     rest ^= low
             sames[k] = got
         return got
@@ -232,16 +235,15 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         first = (group & -group).bit_length() - 1
         tried = 0  # cells tried that did not split: charged in one sum
         quiet = 0  # their places in `live`
-        kept: Cells = []  # the cells some layout mines, in order
         for j, entry in enumerate(cells):
-            k, lm, at = entry
-            if lm & group:
-                kept.append(entry)
+            # Most cells are mined in some layout: skipped with one AND.
+            if entry[1] & group:
                 continue
+            k, _, at = entry
             sm = sames[k]
             if sm is None:
                 sm = same(k)
-            if not group & ~sm[first]:
+            if not group & sm[first]:
                 tried += 1
                 quiet |= 1 << at
                 continue
@@ -249,10 +251,17 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             before = tried + (gone & ((1 << at) - 1)).bit_count()
             work += size * (before + mute_before[k] + 1)
             parts = [p for m in shows[k] or shown(k) if (p := group & m)]
-            if len(parts) > 1:
+            if len(parts) == 2:
+                # Two parts (the most common split): one comparison, no sort.
+                a, b = parts
+                if b & -b < a & -a:
+                    parts = [b, a]
+            elif len(parts) > 2:
                 parts.sort(key=first_met)
             # In every part k is safe and shows one number: it joins `gone`.
-            sub = kept + cells[j + 1 :]
+            # The cells before it that some layout mines go on with the rest.
+            sub = [e for e in cells[:j] if e[1] & group]
+            sub += cells[j + 1 :]
             sub_gone = gone | quiet | 1 << at
             v = 0.0
             for p in parts:
@@ -270,20 +279,20 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             memo[group] = v
             return v, k
         work += size * (tried + gone.bit_count() + mute_before[n])
-        mined = [(lm & group).bit_count() for _, lm, _ in cells]
         # A cell can win at most the layouts it is safe in: try the safest
         # first and stop once no cell left can beat the best found, and stop
         # summing a cell's parts once the rest cannot lift it past the best.
         # The value stays exact; most of the tree is never visited.
         # `cells` runs in cell order and a reversed sort stays stable: ties
         # keep the lower cell first, as a (-bound, cell) key would.
-        sub = [entry for entry, m in zip(cells, mined, strict=True) if 0 < m < size]
+        safe_in = [
+            (size - m, entry)
+            for entry in cells
+            if entry[1] & group and (m := (entry[1] & group).bit_count()) < size
+        ]
+        sub = [entry for _, entry in safe_in]
         sub_gone = gone | quiet
-        safe_in = sorted(
-            [(size - m, entry[0]) for entry, m in zip(cells, mined, strict=True) if 0 < m < size],
-            key=itemgetter(0),
-            reverse=True,
-        )
+        safe_in.sort(key=itemgetter(0), reverse=True)
         if not safe_in:
             # Every cell is a mine in all of the group or in none: its layouts
             # are copies of one (a weighted count lists a layout once per
@@ -291,13 +300,18 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             memo[group] = 1.0
             return 1.0, -1
         best, best_k = -1.0, -1
-        for bound, k in safe_in:
+        for bound, (k, _, _) in safe_in:
             floor = best * size + 1e-9
             if bound <= floor:
                 break
             work += size
             parts = [p for m in shows[k] or shown(k) if (p := group & m)]
-            if len(parts) > 1:
+            if len(parts) == 2:
+                a, b = parts
+                ca, cb = a.bit_count(), b.bit_count()
+                if cb > ca or (cb == ca and b & -b < a & -a):
+                    parts = [b, a]
+            elif len(parts) > 2:
                 parts.sort(key=largest_first, reverse=True)
             won = 0.0
             left = bound

@@ -57,12 +57,14 @@ def pairs(cs: Constraints) -> Certain:
     sets = [frozenset(c.cells) for c in cons]
     for a, b in overlapping:
         sa, sb = sets[a], sets[b]
-        only_a, only_b = sa - sb, sb - sa
+        # |A - B| and |B - A| from the shared part alone: the differences
+        # themselves are made only for a pair that settles cells (few do).
+        shared = len(sa & sb)
         diff = cons[a].need - cons[b].need
-        if diff == len(only_a):
-            mines |= only_a
-            safe |= only_b
-        elif -diff == len(only_b):
-            mines |= only_b
-            safe |= only_a
+        if diff == len(sa) - shared:
+            mines |= sa - sb
+            safe |= sb - sa
+        elif -diff == len(sb) - shared:
+            mines |= sb - sa
+            safe |= sa - sb
     return Certain(frozenset(safe), frozenset(mines))
