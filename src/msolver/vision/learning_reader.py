@@ -1274,6 +1274,7 @@ class LearningReader:
             guessed=self._guessed,
             variants={k: self._variant_of(k) for k in groups},
             alike=alike,
+            mines_only=frozenset(outside),
         )
         for i in outside:
             look = look_of.get(i)

@@ -79,6 +79,7 @@ def name_looks(
     guessed: frozenset[int] = frozenset(),
     variants: Mapping[int, frozenset[int]] | None = None,
     alike: Mapping[int, frozenset[int]] | None = None,
+    mines_only: frozenset[int] = frozenset(),
 ) -> Naming:
     """Name new looks on a board.
 
@@ -93,6 +94,10 @@ def name_looks(
     open to it, beside the numbers no look shows.
     alike: look id -> the other new looks it may be another drawing of (the
     same two phases of one glyph, both new): those may share a number.
+    mines_only: cells where only a mine (or a flag) may show: no opening our
+    clicks made reaches them. A look on one is no number, so its numberings
+    are not searched (a lost game's 199 mines in a look not named yet, each
+    numbering a board whose count took every byte of memory).
     """
     variants = variants or {}
     alike = alike or {}
@@ -130,7 +135,7 @@ def name_looks(
     for look, name in names.items():
         for i in looks[look]:
             base[i] = FLAG if name == "flag" else base[i]
-    rules = _Rules(width, height, mines, known, known_numbers, variants, alike)
+    rules = _Rules(width, height, mines, known, known_numbers, variants, alike, mines_only)
     order, fits, why = _numberings(rules, base, numbered)
     if why:
         return Naming(names, tuple(order), why)
@@ -213,6 +218,7 @@ class _Rules:
     known_numbers: frozenset[int]
     variants: Mapping[int, frozenset[int]]
     alike: Mapping[int, frozenset[int]]
+    mines_only: frozenset[int] = frozenset()
 
 
 def _numberings(
@@ -239,6 +245,9 @@ def _candidates(
     nbrs = neighbours_table(rules.width, rules.height)
     candidates: dict[int, list[int]] = {}
     for look, cells in numbered.items():
+        if any(i in rules.mines_only for i in cells):
+            candidates[look] = []
+            continue
         lo, hi = 0, 8
         for i in cells:
             hidden = sum(1 for j in nbrs[i] if base[j] == UNKNOWN and known[j] is not None)
