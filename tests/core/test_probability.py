@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from msolver.core.board import FLAG, UNKNOWN, Board
 from msolver.core.game import Game
 from msolver.core.solver import analyse
-from msolver.core.solver.probability import count_region
+from msolver.core.solver.probability import CountTooLarge, count_budget, count_region
 
 
 def brute(board: Board) -> tuple[int, list[float | None]]:
@@ -101,3 +101,23 @@ def test_expert_board_probabilities_are_fractions() -> None:
     assert a.status == "ok"
     unknown = [p for i, p in enumerate(a.prob) if g.board.cells[i] == UNKNOWN]
     assert abs(sum(unknown) - 99) < 1e-6  # expected mines add up to the count
+
+
+def test_a_count_budget_stops_a_region_past_it_and_only_inside_its_block() -> None:
+    # 12 boxes of 3 cells, each number over three boxes in a ring: a region
+    # whose counting holds more than a handful of states
+    n = 12
+    cons = [[k, (k + 1) % n, (k + 2) % n] for k in range(n)]
+    plain = count_region([3] * n, cons, [3] * n)
+    assert plain is not None
+    with count_budget(5):
+        try:
+            count_region([3] * n, cons, [3] * n)
+        except CountTooLarge:
+            pass
+        else:
+            raise AssertionError("a count past its budget went on")
+    # the budget is gone after its block, and a count within one is exact
+    assert count_region([3] * n, cons, [3] * n) == plain
+    with count_budget(1_000_000):
+        assert count_region([3] * n, cons, [3] * n) == plain

@@ -12,11 +12,13 @@ from itertools import product
 from math import prod
 from unittest.mock import patch
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from msolver.core.board import FLAG, MINE, UNKNOWN, Board, neighbours_table
 from msolver.core.game import Game
+from msolver.core.solver import probability
 from msolver.core.solver.constraints import Constraints, Inconsistent, build
 from msolver.core.solver.probability import analyse
 from msolver.vision import naming
@@ -243,3 +245,28 @@ def test_a_look_no_number_fits_needs_no_search() -> None:
         _, fits, why = _numberings(rules, base, looks)
     assert (fits, why) == ([], "")
     assert checked[0] == 0
+
+
+def test_numberings_too_big_to_count_name_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A first opening of three number looks, all new: with the count's budget
+    # at one state no numbering can be checked, and none is named or guessed
+    # from (a board only a reading supposes may take millions of states).
+    g = Game(16, 16, 40, seed=3, first_click="opening")
+    g.open(0)
+    known: list[int | None] = list(g.board.cells)
+    looks: dict[int, list[int]] = {}
+    for i, s in enumerate(g.board.cells):
+        if s > 0:
+            looks.setdefault(s, []).append(i)
+            known[i] = None
+    assert len(looks) >= 2
+    # (starved first, on an empty cache: the regions' counts are kept once made)
+    with monkeypatch.context() as m:
+        m.setattr(probability, "_CACHE", {})
+        m.setattr(naming, "COUNT_STATES", 1)
+        starved = name_looks(16, 16, 40, known, looks, known_numbers=frozenset({0}))
+    assert not starved.names and not starved.fits
+    assert set(starved.unnamed) == set(looks)
+    assert "too many ways" in starved.reason
+    got = name_looks(16, 16, 40, known, looks, known_numbers=frozenset({0}))
+    assert got.names or got.fits  # the full count reads them

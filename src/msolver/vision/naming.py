@@ -39,7 +39,7 @@ from msolver.core.board import (
 )
 from msolver.core.solver import Decision, Move
 from msolver.core.solver.constraints import Inconsistent, build
-from msolver.core.solver.probability import Analysis, analyse
+from msolver.core.solver.probability import Analysis, CountTooLarge, analyse, count_budget
 
 # Beyond this many boards to check (each with the new looks numbered, or some
 # of them), the evidence is too thin: name nothing yet.
@@ -49,6 +49,9 @@ _SHOWN = (FLAG, MINE, EXPLODED)  # mines shown: each counts for its neighbours' 
 # no mine, and saying nothing. `build` reads a wrongly placed flag so (it shows
 # no number and is no mine); an unknown cell instead would take mines.
 _NUMBER_LEFT_OUT = WRONG_FLAG
+# States a region's count may take while numberings are checked (a real
+# board's take at most a few hundred): past it, nothing is named from it.
+COUNT_STATES = 20_000
 # How much better (in SHAPE_TOL of glyph, summed over the unsure looks) one
 # reading must fit its looks than every other before a guess goes by it: a
 # redrawn digit was measured up to 2.46 from its first look, two digits of
@@ -131,50 +134,58 @@ def name_looks(
         )
     if not numbered:
         return Naming(names, ())
-    base: list[int] = [UNKNOWN if s is None else s for s in known]
-    for look, name in names.items():
-        for i in looks[look]:
-            base[i] = FLAG if name == "flag" else base[i]
-    rules = _Rules(width, height, mines, known, known_numbers, variants, alike, mines_only)
-    order, fits, why = _numberings(rules, base, numbered)
-    if why:
-        return Naming(names, tuple(order), why)
-    if not fits:
-        lost = _name_loss(
-            width, height, mines, base, numbered, known_numbers, guessed, variants, alike
+
+    def numbered_names() -> Naming:
+        base: list[int] = [UNKNOWN if s is None else s for s in known]
+        for look, name in names.items():
+            for i in looks[look]:
+                base[i] = FLAG if name == "flag" else base[i]
+        rules = _Rules(width, height, mines, known, known_numbers, variants, alike, mines_only)
+        order, fits, why = _numberings(rules, base, numbered)
+        if why:
+            return Naming(names, tuple(order), why)
+        if not fits:
+            lost = _name_loss(
+                width, height, mines, base, numbered, known_numbers, guessed, variants, alike
+            )
+            if lost is not None:
+                names.update(lost)
+                return Naming(names, ())
+            alone = _gone_off_alone(rules, base, numbered, guessed)
+            if alone is not None:
+                names.update(alone.names)
+                return Naming(names, alone.unnamed, alone.reason, alone.fits)
+            return Naming(names, tuple(order), "no numbering of the new looks fits the board")
+        naming = _named_from(names, order, fits)
+        gone = _gone_off(rules, base, numbered, guessed)
+        if gone is None:
+            return naming
+        # The guessed cell may show the mine that went off as well as a number (a
+        # game that shows no other mine: sgt-mines): the loss fits too. Name only
+        # what every reading agrees on, never that cell's look (a won board read
+        # so proved a 3 as a 2, and the mine as a 3, for the games after).
+        look, lorder, lfits = gone
+        lpos = {k: j for j, k in enumerate(lorder)}
+        keep = dict(names)
+        for k, name in naming.names.items():
+            if k in names or k == look:
+                continue
+            if k in lpos and any(str(f[lpos[k]]) != name for f in lfits):
+                continue
+            keep[k] = name
+        unnamed = tuple(k for k in order if k not in keep)
+        return Naming(
+            keep,
+            unnamed,
+            "the guessed cell may show the mine that went off",
+            _alternatives(unnamed, order, fits),
         )
-        if lost is not None:
-            names.update(lost)
-            return Naming(names, ())
-        alone = _gone_off_alone(rules, base, numbered, guessed)
-        if alone is not None:
-            names.update(alone.names)
-            return Naming(names, alone.unnamed, alone.reason, alone.fits)
-        return Naming(names, tuple(order), "no numbering of the new looks fits the board")
-    naming = _named_from(names, order, fits)
-    gone = _gone_off(rules, base, numbered, guessed)
-    if gone is None:
-        return naming
-    # The guessed cell may show the mine that went off as well as a number (a
-    # game that shows no other mine: sgt-mines): the loss fits too. Name only
-    # what every reading agrees on, never that cell's look (a won board read
-    # so proved a 3 as a 2, and the mine as a 3, for the games after).
-    look, lorder, lfits = gone
-    lpos = {k: j for j, k in enumerate(lorder)}
-    keep = dict(names)
-    for k, name in naming.names.items():
-        if k in names or k == look:
-            continue
-        if k in lpos and any(str(f[lpos[k]]) != name for f in lfits):
-            continue
-        keep[k] = name
-    unnamed = tuple(k for k in order if k not in keep)
-    return Naming(
-        keep,
-        unnamed,
-        "the guessed cell may show the mine that went off",
-        _alternatives(unnamed, order, fits),
-    )
+
+    try:
+        with count_budget(COUNT_STATES):
+            return numbered_names()
+    except CountTooLarge:
+        return Naming(names, tuple(numbered), "too many ways to lay mines under these numberings")
 
 
 def _named_from(
