@@ -651,6 +651,8 @@ BATTERY: tuple[Variant, ...] = (
     # cell, and a cell sampled at points showed its border or missed it.
     _webown("buttons", 1.0, 16, 16, 40),
     _webown("buttons", 0.67, 16, 16, 40),
+    # and at 50% on 9x9, a small board on a whole screen whose combs drift
+    _webown("buttons", 0.5, 9, 9, 10),
     # gnome-mines under a dark and a high-contrast desktop theme (the gaps
     # and the window dark, the tiles its own): at 1200x700 its last two rows
     # are a pixel shorter, which the dark gaps make matter.

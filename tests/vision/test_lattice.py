@@ -266,3 +266,18 @@ def test_a_smooth_gradient_is_no_board(seed: int) -> None:
     # but a ramp are no cells.
     with pytest.raises(LatticeError):
         find_lattice(_gradient_beside_a_played_board(seed))
+
+
+def test_a_small_board_at_a_whole_screens_corner_is_cut_at_its_cells_own_pitch() -> None:
+    # Our page's buttons at 50% (9x9, cells exactly 16 px apart) in a browser
+    # window at the screen's corner: the combs said 15.8, the board found
+    # there took 15.907 px and six lines grown off it (calibration then
+    # refused it as partly played). The picture's exact repeat says 16.
+    window = read_png(BATTERY / "web-own-buttons-z50-9x9.png")
+    t = json.loads((BATTERY / "web-own-buttons-z50-9x9.json").read_text())
+    screen = np.zeros((1080, 1920, window.shape[2]), np.uint8)
+    screen[: window.shape[0], : window.shape[1]] = window
+    lat = find_lattice(screen)
+    assert (lat.rows, lat.cols) == (9, 9)
+    assert lat.grown == 0
+    assert all(abs(p - q) < 0.05 for p, q in zip(lat.pitch, t["pitch"], strict=True))

@@ -1210,6 +1210,17 @@ def find_lattice(image: Image) -> Lattice:
                 and min(got[0].rows, got[0].cols) >= 4
             ):
                 found.append(got)
+    if found and all(g[0].grown for g in found):
+        # Every board found needed lines grown off its lattice: its pitch may
+        # be a few tenths off the cells' own (a browser's 9x9 buttons at 50% on
+        # a whole screen: the combs said 15.8 for cells exactly 16 apart).
+        # The picture's exact repeat, when that near, is tried as well.
+        for a in _repeat_pitches(rgb, ex, ey)[:1]:
+            near = any(abs(a - p) <= 0.03 * p for g in found for p in g[0].pitch)
+            if near and (round(10 * a), round(10 * a)) not in seen:
+                got = _board_at(rgb, ex, ey, (a, a), fine)
+                if got is not None:
+                    found.append(got)
     if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
     # a multiple of the pitch can hold a board of blocks of cells over the same
