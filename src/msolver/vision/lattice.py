@@ -1147,6 +1147,7 @@ def find_lattice(image: Image) -> Lattice:
             if got is not None:
                 found.append(got)
 
+    again: list[float] | None = None  # the picture's exact repeats, once asked for
     if not found:
         # only when the strong combs hold no board: each try costs a pass (a
         # weak pair passed over above is still a candidate here)
@@ -1215,7 +1216,9 @@ def find_lattice(image: Image) -> Lattice:
         # be a few tenths off the cells' own (a browser's 9x9 buttons at 50% on
         # a whole screen: the combs said 15.8 for cells exactly 16 apart).
         # The picture's exact repeat, when that near, is tried as well.
-        for a in _repeat_pitches(rgb, ex, ey)[:1]:
+        if again is None:
+            again = _repeat_pitches(rgb, ex, ey)
+        for a in again[:1]:
             near = any(abs(a - p) <= 0.03 * p for g in found for p in g[0].pitch)
             if near and (round(10 * a), round(10 * a)) not in seen:
                 got = _board_at(rgb, ex, ey, (a, a), fine)

@@ -875,9 +875,9 @@ class LearningReader:
         before, or one beside a cell that opened since the last read (a
         browser's disabled button at 67%: an opening's 0 differs from its blank
         look by 1 level inside), whose box changed from the blank board's on
-        all four sides (RIM_SIDES) is opened; a cell beside it that looks as blank inside
-        and changed so is a 0's neighbour, never a mine: opened too, and so on
-        out. A cell taken so reads by its content as any other."""
+        all four sides (RIM_SIDES) is opened; a cell beside it that looks as
+        blank inside and changed so is a 0's neighbour, never a mine: opened
+        too, and so on out. A cell taken so reads by its content as any other."""
         assert self._blank_frame is not None
         out = np.array(still, dtype=np.bool_)
         last = self._last or [UNKNOWN] * self._n
@@ -1337,8 +1337,9 @@ class LearningReader:
                 # A number no look names yet is priced by how unlike that
                 # digit the glyph is in any font; a named look of the number,
                 # in this very font, says more.
-                new = NEW_NUMBER_STRAIN + self.looks[k].digit_strain(v)
-                got = gaps[k, v] = min(near, default=new)
+                got = gaps[k, v] = (
+                    min(near) if near else NEW_NUMBER_STRAIN + self.looks[k].digit_strain(v)
+                )
             return got
 
         return tuple(sum(gap(k, v) for k, v in fit.items()) for fit in fits)
