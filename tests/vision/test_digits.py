@@ -84,3 +84,35 @@ def test_a_font_not_among_the_references_at_small_sizes(number: int) -> None:
 def test_an_empty_tile_has_no_glyph() -> None:
     tile = np.full((20, 20, 3), 180, np.uint8)
     assert digits.glyph_box(tile, np.full(3, 180.0), np.full(3, 20.0)) is None
+
+
+# A 3x5 pixel font (none of the references is drawn on so small a grid).
+_TINY = {
+    1: "##. .#. .#. .#. ###",
+    2: "### ..# ### #.. ###",
+    3: "### ..# .## ..# ###",
+    4: "#.# #.# ### ..# ..#",
+    5: "### #.. ### ..# ###",
+    6: "### #.. ### #.# ###",
+    7: "### ..# ..# ..# ..#",
+    8: "### #.# ### #.# ###",
+}
+
+
+@pytest.mark.parametrize("block", [3, 7])
+@pytest.mark.parametrize("number", range(1, 9))
+def test_a_pixel_font_not_among_the_references_reads_as_its_own_digit(
+    number: int, block: int
+) -> None:
+    # light ink on a dark face, each font pixel a block of screen pixels
+    bits = np.array([[ch == "#" for ch in row] for row in _TINY[number].split()])
+    big = np.kron(bits, np.ones((block, block), bool))
+    side = max(big.shape) + 4 * block
+    tile = np.full((side, side, 3), 30, np.uint8)
+    y0, x0 = (side - big.shape[0]) // 2, (side - big.shape[1]) // 2
+    tile[y0 : y0 + big.shape[0], x0 : x0 + big.shape[1]][big] = (250, 250, 90)
+    box = digits.glyph_box(tile, np.full(3, 30.0), np.array([250.0, 250.0, 90.0]))
+    assert box is not None
+    gaps = digits.digit_gaps(box[0])
+    assert min(gaps, key=gaps.__getitem__) == number
+    assert min(gaps.values()) <= digits.FAR

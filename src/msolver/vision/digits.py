@@ -7,8 +7,8 @@ disabled buttons, a monochrome palette) the first opening often fits several
 numberings, and a guess over them went by the one least kind to each cell.
 Digits have the same shapes in every font, near enough: a glyph cut to its
 ink's bounding box and shrunk to BOX_H x BOX_W cells is compared with
-reference digits (drawn by games of several toolkits and OpenCV's own
-fonts), and the nearest reference of each digit says how much the glyph
+reference digits (drawn by games of several toolkits, OpenCV's own fonts
+and three pixel fonts of our own), and the nearest reference of each digit says how much the glyph
 looks like it. That may pick which reading of the board a guess trusts; it
 never names a look and never makes a move certain.
 
@@ -88,14 +88,15 @@ def glyph_box(tile: Image, face: F64, ink: F64) -> tuple[F32, float] | None:
 
 @cache
 def references() -> tuple[npt.NDArray[np.int64], F32]:
-    """(digit per reference, boxes): the shipped references and OpenCV's fonts."""
+    """(digit per reference, boxes): the shipped references, OpenCV's fonts
+    and the pixel fonts."""
     digits: list[int] = []
     boxes: list[F32] = []
     if REFS.exists():
         with np.load(REFS) as data:
             digits += [int(d) for d in data["digits"]]
             boxes += list(data["boxes"].astype(np.float32))
-    for d, box in _drawn():
+    for d, box in _drawn() + _pixel_drawn():
         digits.append(d)
         boxes.append(box)
     return np.array(digits, np.int64), np.stack(boxes).astype(np.float32)
@@ -142,3 +143,65 @@ def digit_strain(gaps: dict[int, float], number: int) -> float:
     if best > FAR or number not in gaps:
         return 0.0
     return (gaps[number] - best) / SURE_MARGIN
+
+
+# Pixel fonts (retro and arcade games draw digits on a coarse grid), our own
+# designs on a 5x7 grid: rounded, square-cornered, and seven-segment digits.
+_PIXEL_FONTS: tuple[tuple[str, ...], ...] = (
+    (
+        "..#.. .##.. ..#.. ..#.. ..#.. ..#.. .###.",
+        ".###. #...# ....# ...#. ..#.. .#... #####",
+        "####. ....# ....# .###. ....# ....# ####.",
+        "...#. ..##. .#.#. #..#. ##### ...#. ...#.",
+        "##### #.... ####. ....# ....# #...# .###.",
+        "..##. .#... #.... ####. #...# #...# .###.",
+        "##### ....# ...#. ..#.. .#... .#... .#...",
+        ".###. #...# #...# .###. #...# #...# .###.",
+    ),
+    (
+        "..#.. .##.. ..#.. ..#.. ..#.. ..#.. ..#..",
+        "####. ....# ....# .###. #.... #.... #####",
+        "####. ....# ....# ####. ....# ....# ####.",
+        "#..#. #..#. #..#. ##### ...#. ...#. ...#.",
+        "##### #.... #.... ####. ....# ....# ####.",
+        ".###. #.... #.... ####. #...# #...# .###.",
+        "##### ....# ....# ...#. ..#.. ..#.. ..#..",
+        ".###. #...# #...# ##### #...# #...# .###.",
+    ),
+    (
+        "....# ....# ....# ....# ....# ....# ....#",
+        "##### ....# ....# ##### #.... #.... #####",
+        "##### ....# ....# ##### ....# ....# #####",
+        "#...# #...# #...# ##### ....# ....# ....#",
+        "##### #.... #.... ##### ....# ....# #####",
+        "##### #.... #.... ##### #...# #...# #####",
+        "##### ....# ....# ....# ....# ....# ....#",
+        "##### #...# #...# ##### #...# #...# #####",
+    ),
+)
+
+
+def _pixel_drawn() -> list[tuple[int, F32]]:
+    """Digits 1-8 in the pixel fonts, plain and bold (each lit pixel also
+    lighting the one right of it, and the one below it too)."""
+    block = 5
+    face, ink = np.array((220.0,) * 3), np.array((0.0, 0.0, 160.0))
+    out = []
+    for font in _PIXEL_FONTS:
+        for d, rows in enumerate(font, start=1):
+            bits = np.array([[ch == "#" for ch in row] for row in rows.split()], bool)
+            for wide, tall in ((0, 0), (1, 0), (1, 1)):
+                lit = np.zeros((bits.shape[0] + tall, bits.shape[1] + wide), bool)
+                for dy in range(tall + 1):
+                    for dx in range(wide + 1):
+                        lit[dy : dy + bits.shape[0], dx : dx + bits.shape[1]] |= bits
+                big = np.kron(lit, np.ones((block, block), bool))
+                side = max(big.shape) + 4 * block
+                img = np.empty((side, side, 3))
+                img[:] = face
+                y0, x0 = (side - big.shape[0]) // 2, (side - big.shape[1]) // 2
+                img[y0 : y0 + big.shape[0], x0 : x0 + big.shape[1]][big] = ink
+                got = glyph_box(img.astype(np.uint8), face, ink)
+                if got is not None:
+                    out.append((d, got[0]))
+    return out
