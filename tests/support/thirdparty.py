@@ -23,9 +23,10 @@ a rule written for that game alone (never by msolver's grid finder):
   page writes the board's position and mine layout into the window title;
 - KDE's kmines (Debian, Qt5/KDE Frameworks) in its four themes and three
   levels, with a private config file and its own D-Bus session.
-- web-own (tests/support/webmines.html): our own test-only web game in four
+- web-own (tests/support/webmines.html): our own test-only web game in the
   CSS looks of hobby web clones (dark rounded tiles, soft gradients, flat
-  grid lines, big checkered cells), served and shown like the npm game; it
+  grid lines, big checkered cells, the browser's own buttons, a lineless
+  checkerboard of two greens), served and shown like the npm game; it
   writes its cells' rects and every game's layout into the title; any other
   look or size as `_webown("dark", 1.1, 16, 16, 40)`.
 
@@ -413,6 +414,7 @@ WEBOWN_STYLES: dict[str, tuple[int, int]] = {
     "flat": (24, 1),
     "big": (44, 1),
     "buttons": (30, 2),  # the browser's own buttons; opened ones disabled
+    "checker": (30, 0),  # no lines: a checkerboard of two greens, opened two tans
 }
 WEBOWN_PAGE = Path(__file__).resolve().parent / "webmines.html"
 
@@ -653,6 +655,15 @@ BATTERY: tuple[Variant, ...] = (
     _webown("buttons", 0.67, 16, 16, 40),
     # and at 50% on 9x9, a small board on a whole screen whose combs drift
     _webown("buttons", 0.5, 9, 9, 10),
+    # 1 px grid lines zoomed out: Chromium draws a 0.67-0.75 px line on one
+    # pixel or drops it, up to three in a row, so some flat faces span two to
+    # four cells; the soft look's shaded buttons at 80%, the page's margin
+    # below them once taken for a row of cells
+    _webown("flat", 0.75, 16, 16, 40),
+    _webown("big", 0.67, 16, 16, 40),
+    _webown("soft", 0.8, 16, 16, 40),
+    # no lines at all: a checkerboard of two greens (many web clones' look)
+    _webown("checker", 1.0, 16, 16, 40),
     # gnome-mines under a dark and a high-contrast desktop theme (the gaps
     # and the window dark, the tiles its own): at 1200x700 its last two rows
     # are a pixel shorter, which the dark gaps make matter.

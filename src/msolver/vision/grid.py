@@ -43,6 +43,7 @@ from msolver.vision.profile import (
 _MIN_FACE = 5
 _MAX_FACE = 160
 _MIN_FACES = 12  # fewer equal faces than this is not a board
+_MAX_SPAN = 4  # cells one flat face may cover along an axis (see _face_grid)
 _FLAT_TOL = 6  # summed |RGB difference| between neighbours still counted as flat
 # A known theme is taken when its tiles explain the board this well (mean
 # feature distance of a cell to its nearest tile; see classify) and read
@@ -121,13 +122,14 @@ def find_grid(image: Image) -> Grid:
 
 
 def _blocks_of(blocks: Grid, cells: Grid) -> bool:
-    """Whether each cell of `blocks` is a whole block of `cells` (2 or 3 a side),
+    """Whether each cell of `blocks` is a whole block of `cells` (2 to 4 a side),
     the blocks on the cells' lines to within a quarter of a cell (a two-colour
     checkerboard holds blocks at either phase, and a block board may take in
-    a strip beside the board)."""
+    a strip beside the board; lines a zoomed-out browser drops in every few
+    cells repeat every 3 or 4)."""
     for axis in (0, 1):
         k = blocks.pitch[axis] / cells.pitch[axis]
-        if round(k) not in (1, 2, 3) or abs(k - round(k)) > 0.03:
+        if not 1 <= round(k) <= 4 or abs(k - round(k)) > 0.03:
             return False
         shift = (blocks.origin[axis] - cells.origin[axis]) / cells.pitch[axis]
         if abs(shift - round(shift)) > 0.25:
@@ -251,9 +253,39 @@ def _face_grid(image: Image) -> Grid:
     if len(off) >= _MIN_FACES:
         raise CalibrationError("two boards found: tiles on two lattices; show only one board")
     sel = np.nonzero(on_lattice)[0]
-    i0, j0 = int(ki[sel].min()), int(kj[sel].min())
-    occ = np.zeros((int(kj[sel].max()) - j0 + 1, int(ki[sel].max()) - i0 + 1), dtype=np.uint8)
+    # A face two to four cells long on an axis, on the lattice points it
+    # spans: the lines between the cells were not drawn (a browser zoomed out
+    # draws a 1 px line at 0.67-0.75 px and drops one in every few; at 67%
+    # up to three in a row), so it is those cells. (Longer runs are refused:
+    # a flat stretch of a window may fit a long span by chance.)
+    span_x, span_y = np.round(w / px).clip(1, _MAX_SPAN), np.round(h / py).clip(1, _MAX_SPAN)
+    first_i = np.round((cx - phx) / px - (span_x - 1) / 2)
+    first_j = np.round((cy - phy) / py - (span_y - 1) / 2)
+    merged = np.nonzero(
+        ((span_x > 1) | (span_y > 1))
+        & (np.abs(cx - phx - (first_i + (span_x - 1) / 2) * px) <= 0.2 * px)
+        & (np.abs(cy - phy - (first_j + (span_y - 1) / 2) * py) <= 0.2 * py)
+        & (w >= (span_x - 0.65) * px)
+        & (h >= (span_y - 0.65) * py)
+        & (w <= (span_x + 0.05) * px)
+        & (h <= (span_y + 0.05) * py)
+        & (area >= 0.5 * w * h)
+    )[0]
+    if len(merged):
+        # Lines dropped leave few single faces to fit the pitch on (whole
+        # pixels each, at 67% seven columns of sixteen, 0.02 px a cell off):
+        # every face's two edges, a whole number of cells apart, fit it.
+        px, phx = _edge_fit(x, w, np.concatenate([ki[sel], first_i[merged]]), sel, merged, span_x)
+        py, phy = _edge_fit(y, h, np.concatenate([kj[sel], first_j[merged]]), sel, merged, span_y)
+    i0 = int(min(ki[sel].min(), first_i[merged].min(initial=np.inf)))
+    j0 = int(min(kj[sel].min(), first_j[merged].min(initial=np.inf)))
+    i1 = int(max(ki[sel].max(), (first_i + span_x - 1)[merged].max(initial=-np.inf)))
+    j1 = int(max(kj[sel].max(), (first_j + span_y - 1)[merged].max(initial=-np.inf)))
+    occ = np.zeros((j1 - j0 + 1, i1 - i0 + 1), dtype=np.uint8)
     occ[(kj[sel] - j0).astype(int), (ki[sel] - i0).astype(int)] = 1
+    for f in merged:
+        a, b = int(first_j[f]) - j0, int(first_i[f]) - i0
+        occ[a : a + int(span_y[f]), b : b + int(span_x[f])] = 1
     # holes (a hovered or pressed cell) must not split a board in two
     closed = cv2.morphologyEx(occ, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, _lab, bstats, _ = cv2.connectedComponentsWithStats(closed, connectivity=4)
@@ -274,6 +306,31 @@ def _face_grid(image: Image) -> Grid:
         )
     origin = (phx + (bx + i0 - 0.5) * px, phy + (by + j0 - 0.5) * py)
     return Grid(origin=(float(origin[0]), float(origin[1])), pitch=(px, py), rows=bh, cols=bw)
+
+
+def _edge_fit(
+    start: npt.NDArray[np.int32],
+    size: npt.NDArray[np.int32],
+    first: npt.NDArray[np.float64],
+    single: npt.NDArray[np.intp],
+    merged: npt.NDArray[np.intp],
+    span: npt.NDArray[np.float64],
+) -> tuple[float, float]:
+    """(pitch, centre of a one-cell face at lattice point 0) along one axis,
+    from the faces' first and last pixels: a face from lattice point k over n
+    cells starts at a + k * pitch and ends at b + (k + n) * pitch."""
+    idx = np.concatenate([single, merged])
+    n = np.concatenate([np.ones(len(single)), span[merged]])
+    lo = start[idx].astype(np.float64)
+    hi = lo + size[idx]
+    m = len(idx)
+    a = np.zeros((2 * m, 3))
+    a[:m, 0] = 1.0
+    a[m:, 1] = 1.0
+    a[:m, 2] = first
+    a[m:, 2] = first + n
+    (left, right, pitch), *_ = np.linalg.lstsq(a, np.concatenate([lo, hi]), rcond=None)
+    return float(pitch), float((left + right + pitch) / 2)
 
 
 def _face_offset(tile: Image) -> tuple[float, float]:
@@ -436,7 +493,8 @@ def calibrate(
             # Flat borderless cells in two shades alternating (Google's look):
             # the lattice finds no cell of theirs (a flat cell has nothing to
             # correlate) but, cut so that each holds a few, blocks of them
-            # alike; the faces are the cells.
+            # alike; the faces are the cells. So too flat cells whose lines a
+            # zoomed-out browser drops in every few (blocks of 4 at 75%).
             grid, lat = faces, None
         elif lat.xs is not None or lat.ys is not None:
             # grown by lines laid off the lattice: found again below on the
@@ -567,6 +625,10 @@ def calibrate(
         )
     else:
         two = missing is not None and "boards found" in str(missing)
+        if two and lat is None and not _board_beside(rgb, grid):
+            # the lattice's boards were pieces of this one, cut apart where a
+            # zoomed-out browser dropped its lines (the faces span them)
+            two = False
         if lat is None and (two or not _flat_blank(rgb, grid)):
             raise missing or CalibrationError(
                 "the board is partly played (fewer of its cells look blank than it has): "
@@ -696,6 +758,31 @@ _FLAT_CELL = 6.0
 _SHADE_SPREAD = 4.0
 
 
+def _board_beside(rgb: Image, grid: Grid) -> bool:
+    """Whether the picture holds a board outside `grid`'s box (and half a
+    cell around it), the box painted over in the colour around it."""
+    xs, ys = grid.cell_edges()
+    h, w = rgb.shape[:2]
+    mx, my = grid.pitch[0] / 2, grid.pitch[1] / 2
+    x0, x1 = max(int(xs[0] - mx), 0), min(int(np.ceil(xs[-1] + mx)), w)
+    y0, y1 = max(int(ys[0] - my), 0), min(int(np.ceil(ys[-1] + my)), h)
+    ring = np.concatenate(
+        [
+            rgb[max(y0 - 2, 0) : y0, x0:x1, :3].reshape(-1, 3),
+            rgb[y1 : y1 + 2, x0:x1, :3].reshape(-1, 3),
+            rgb[y0:y1, max(x0 - 2, 0) : x0, :3].reshape(-1, 3),
+            rgb[y0:y1, x1 : x1 + 2, :3].reshape(-1, 3),
+        ]
+    )
+    rest = np.array(rgb[:, :, :3], copy=True)
+    rest[y0:y1, x0:x1] = np.median(ring, axis=0) if len(ring) else 0
+    try:
+        find_lattice(rest)
+    except LatticeError as exc:
+        return "boards found" in str(exc)
+    return True
+
+
 def _flat_blank(rgb: Image, grid: Grid) -> bool:
     """Whether the faces' board is blank cells with no structure but their colour.
 
@@ -714,11 +801,13 @@ def _flat_blank(rgb: Image, grid: Grid) -> bool:
     if xs[0] < 0 or ys[0] < 0 or xs[-1] > width or ys[-1] > height:
         return False
     means = np.zeros((grid.rows, grid.cols, 3))
+    # the whole box but its outer pixel: a bevel, line or gap is structure; on
+    # cells 16 px or more, two (a line laid at a fractional place may be
+    # rounded either way, half a pixel off the fitted lattice)
+    mx, my = (1 if p < 16 else 2 for p in grid.pitch)
     for r in range(grid.rows):
         for c in range(grid.cols):
             x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
-            # the whole box but its outer pixel: a bevel, line or gap is structure
-            mx, my = 1, 1
             cell = rgb[y0 + my : y1 - my, x0 + mx : x1 - mx, :3].reshape(-1, 3).astype(np.float64)
             if cell.size == 0:
                 return False

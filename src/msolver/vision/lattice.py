@@ -1015,6 +1015,17 @@ def _board_at(
             framed_cut = _cut(rgb, at_frame[0], lat.pitch, at_frame[1], at_frame[2])
             if len(framed_cut.unlike) < len(lat.unlike):
                 lat = framed_cut
+    if (lat.rows, lat.cols) == (bh, bw):
+        lat = _trim_grown(
+            rgb,
+            lat,
+            (
+                rect[0] - top,
+                top + bh - rect[0] - rect[2],
+                rect[1] - left,
+                left + bw - rect[1] - rect[3],
+            ),
+        )
     lat = _grow_uneven(rgb, ex, ey, lat)
     # a block of alike cells that the board grown on its own lines takes in is
     # part of it, cut off on the even lattice where the lines drift off it
@@ -1031,6 +1042,36 @@ def _board_at(
         if _box_overlap(blk, board) < 0.5 * (blk[2] - blk[0]) * (blk[3] - blk[1]):
             others += 1
     return lat, others
+
+
+def _trim_grown(rgb: Image, lat: Lattice, grown: tuple[int, int, int, int]) -> Lattice:
+    """`lat` less the strips `_grow` added (top, bottom, left, right: how many)
+    whose outermost holds no blank cell at all.
+
+    A strip is grown on by its colour and the half of it that faces the
+    board; the page's margin below a board of shaded buttons passed for a row
+    of cells (our soft look at 80%: 17 rows of 16, the last all unlike). A
+    strip of the board itself has blank cells in it, or is the board's own
+    played row, which the cut then shows as played too.
+    """
+    top, bottom, left, right = grown
+    while True:
+        unlike = set(lat.unlike)
+        rows, cols = lat.rows, lat.cols
+        (ox, oy), (px, py) = lat.origin, lat.pitch
+        if top and all((0, c) in unlike for c in range(cols)):
+            top, rows, oy = top - 1, rows - 1, oy + py
+        elif bottom and all((rows - 1, c) in unlike for c in range(cols)):
+            bottom, rows = bottom - 1, rows - 1
+        elif left and all((r, 0) in unlike for r in range(rows)):
+            left, cols, ox = left - 1, cols - 1, ox + px
+        elif right and all((r, cols - 1) in unlike for r in range(rows)):
+            right, cols = right - 1, cols - 1
+        else:
+            return lat
+        if rows < 2 or cols < 2:
+            return lat
+        lat = _cut(rgb, (ox, oy), (px, py), rows, cols)
 
 
 def _cut(
@@ -1230,8 +1271,13 @@ def find_lattice(image: Image) -> Lattice:
     # area: the finest lattice that covers about the most with blank cells (a
     # block lattice that also takes in the window around the board has more
     # area, but of cells unlike the rest)
-    most = max(_blank_area(g[0]) for g in found)
-    covering = [g for g in found if _blank_area(g[0]) >= 0.9 * most]
+    top = max(found, key=lambda g: _blank_area(g[0]))
+    most = _blank_area(top[0])
+    # Only a lattice whose cells tile the top board's by whole numbers is
+    # the same board in blocks: a pitch a tenth off along one axis cuts across
+    # its cells, and shaded faces alike along rows (our soft look at 80%, on
+    # a dark screen: 21.5 px for cells 24 apart) can still pass for a board.
+    covering = [g for g in found if _blank_area(g[0]) >= 0.9 * most and _tiles(top[0], g[0])]
     finest = min(_pitch_of(g) for g in covering)
     # at the finest pitch, the board the lattice itself holds most of: lines
     # grown off it (_grow_uneven) from a sliver of the board carry its error
@@ -1442,6 +1488,16 @@ def _repeat_scores(
             return None
         score[i] = float((wr[:, :-d] * same_x).sum()) / tx * float((wc[:-d] * same_y).sum()) / ty
     return lags, score
+
+
+def _tiles(coarse: Lattice, fine: Lattice) -> bool:
+    """Whether along each axis one lattice's pitch is a whole number of the
+    other's (to 5%)."""
+    for a, b in zip(coarse.pitch, fine.pitch, strict=True):
+        r = max(a, b) / min(a, b)
+        if abs(r - round(r)) > 0.05 * round(r):
+            return False
+    return True
 
 
 def _pitch_of(got: tuple[Lattice, int]) -> float:
