@@ -29,7 +29,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from math import comb
-from operator import mul
+from operator import itemgetter, mul
 from typing import Literal, ParamSpec, TypeVar
 
 from msolver.core.board import UNKNOWN, Board
@@ -768,7 +768,11 @@ def layouts_and_least(
 # of one region whose numbers join no other region share it (about a
 # quarter of them, expert), so the last few are kept. Exact integers.
 _Fixed = tuple[Counts, list[int], list[tuple[int, Counts]]]
-_Recombination = tuple[bool, int, Poly, Poly, list[_Fixed]]
+# Every fixed region's box as (a floor under its mine chance, its region's
+# place in the list of fixed regions, its size, its mines by the region's
+# mine count), lowest floor first: see `Recombined.layouts_and_two_least`.
+_Ranked = list[tuple[float, int, int, Counts]]
+_Recombination = tuple[bool, int, Poly, Poly, list[_Fixed], _Ranked]
 _RECOMBINED: dict[tuple[tuple[Key, ...], int, int, int], _Recombination] = {}
 
 
@@ -790,13 +794,13 @@ def _recombine(
 ) -> _Recombination:
     """`Recombined`'s weights: (fits, off-frontier cells, h, o, per fixed region)."""
     if not 0 <= mines_left <= n_unknown:
-        return False, 0, [], [], []
+        return False, 0, [], [], [], []
     regions: list[_Region] = []
     frontier = varying_cells
     for key in fixed:
         reg = _count(key)
         if reg is None:
-            return False, 0, [], [], []
+            return False, 0, [], [], [], []
         regions.append(reg)
         frontier += sum(len(b) for b in reg.boxes)
     off = n_unknown - frontier
@@ -814,12 +818,28 @@ def _recombine(
         offw = [w * (left - s) // off if w else 0 for s, w in enumerate(ways)]
         o = [sum(map(mul, rest, offw[t:])) for t in range(tlen)]
     out: list[_Fixed] = []
+    ranked: _Ranked = []
     for x, reg in enumerate(regions):
         others = _conv(prefix[x], suffix[x + 1])
         v = [sum(map(mul, others, ways[s:])) for s in range(len(reg.total) + tlen - 1)]
         sized = [(len(c), bm) for c, bm in zip(reg.boxes, reg.box_mines, strict=True)]
         out.append((reg.total, v, sized))
-    return True, off, h, o, out
+        # A box's chance is its chance given its region's mine count k,
+        # bm[k] / (total[k] x size), averaged over k with weights of at least
+        # zero: never below the least of those, whatever the varying region
+        # holds.
+        # (A box's sums may stop short of the region's counts: the mine
+        # counts past their end hold no mine of it, chance 0 there.)
+        rtotal = reg.total
+        for size, bm in sized:
+            cut = len(bm)
+            floor = min(
+                [bm[k] / (t * size) if k < cut else 0.0 for k, t in enumerate(rtotal) if t],
+                default=0.0,
+            )
+            ranked.append((floor, x, size, bm))
+    ranked.sort(key=itemgetter(0))
+    return True, off, h, o, out, ranked
 
 
 def _two_least(chances: Iterable[tuple[float, int]]) -> tuple[float, float]:
@@ -898,7 +918,7 @@ class Recombined:
     (each a ratio of the same two integers) are the same.
     """
 
-    __slots__ = ("_fixed", "_h", "_o", "_off", "_ok", "_unknown")
+    __slots__ = ("_fixed", "_h", "_o", "_off", "_ok", "_ranked", "_unknown")
 
     def __init__(self, fixed: list[Key], varying_cells: int, n_unknown: int, mines_left: int):
         self._unknown = n_unknown
@@ -909,7 +929,7 @@ class Recombined:
             if len(_RECOMBINED) >= 64:
                 _RECOMBINED.clear()
             _RECOMBINED[key] = known
-        self._ok, self._off, self._h, self._o, self._fixed = known
+        self._ok, self._off, self._h, self._o, self._fixed, self._ranked = known
 
     def layouts_and_least(self, varying: _Region | None) -> tuple[int, float]:
         """What `layouts_and_least` says with `varying` as the changing region's count."""
@@ -954,12 +974,30 @@ class Recombined:
             (sum(map(mul, bm, h)) / (weight * len(cells)), len(cells))
             for cells, bm in zip(varying.boxes, varying.box_mines, strict=True)
         ]
-        for rtotal, v, sized in self._fixed:
-            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
-            chances += [(sum(map(mul, bm, wk)) / (weight * size), size) for size, bm in sized]
         if self._off:
             chances.append((sum(map(mul, total, self._o)) / weight, self._off))
         least, second = _two_least(chances)
+        # The fixed regions' boxes, lowest floor first, until a floor passes
+        # the second least: a chance at or above it changes neither figure
+        # (the two least of all the chances, in any order), and a float floor
+        # above the float `second` means the exact chance is above it too, so
+        # its rounded float is not below it. Most boxes are never counted.
+        fixed = self._fixed
+        wks: list[list[int] | None] = [None] * len(fixed)
+        for floor, x, size, bm in self._ranked:
+            if floor > second:
+                break
+            wk = wks[x]
+            if wk is None:
+                rtotal, v, _ = fixed[x]
+                wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
+                wks[x] = wk
+            p = sum(map(mul, bm, wk)) / (weight * size)
+            if p < least:
+                second = p if size > 1 else least
+                least = p
+            elif p < second:
+                second = p
         return weight, least, second
 
 
