@@ -337,13 +337,20 @@ def _count_packed(
     bound = 1
     most = 0
     for size, box_cs, nxt_s, close_s in shape:
-        nxt = [(src, mine, needs[c], cap) for src, mine, c, cap in nxt_s]
+        # Each next slot as (source, whether this box counts, least, most it
+        # may hold): a slot holds between its need less the capacity still to
+        # come and its need.
+        nxt = [(src, mine, needs[c] - cap, needs[c]) for src, mine, c, cap in nxt_s]
         close = [(src, needs[c]) for src, c in close_s]
-        mmax = min([size, *(needs[c] for c in box_cs)])
+        mmax = size
+        for c in box_cs:
+            if needs[c] < mmax:
+                mmax = needs[c]
         weights = _ROWS[size][: mmax + 1] if size < 9 else [comb(size, m) for m in range(mmax + 1)]
         plans.append((nxt, close, weights))
         bound *= sum(weights)
-        most += max(mmax, 0)
+        if mmax > 0:
+            most += mmax
 
     # Polynomials travel packed into one integer, coefficient k in bits
     # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
@@ -378,27 +385,30 @@ def _count_packed(
         # A state padded with a 0 reads 0 at index -1: a constraint that
         # starts at this box has nothing assigned yet.
         mines_at = range(len(weights))
+        # A number that ends at this box fixes the box's mines (the first
+        # such number picks them; the others only check).
+        close_first = close[0] if close else None
+        close_rest = close[1:]
         for state, poly in forward[i].items():
             moves = []
             padded = (*state, 0)
             ms: Iterable[int] = mines_at
-            if close:
-                # A number that ends at this box fixes the box's mines.
-                src, need = close[0]
+            if close_first is not None:
+                src, need = close_first
                 m0 = need - padded[src]
                 ms = (m0,) if 0 <= m0 < len(weights) else ()
             for m in ms:
                 ok = True
-                for src, need in close:
+                for src, need in close_rest:
                     if padded[src] + m != need:
                         ok = False
                         break
                 if not ok:
                     continue
                 vals = []
-                for src, mine, need, cap in nxt:
+                for src, mine, least, need in nxt:
                     v = padded[src] + m if mine else padded[src]
-                    if v > need or v + cap < need:
+                    if v > need or v < least:
                         ok = False
                         break
                     vals.append(v)
@@ -407,9 +417,12 @@ def _count_packed(
                 t = tuple(vals)
                 w = weights[m]
                 moves.append((m, t, w))
-                layer[t] = layer.get(t, 0) + (poly * w << shift[m])
                 if m:
+                    layer[t] = layer.get(t, 0) + (poly * w << shift[m])
                     mlayer[t] = mlayer.get(t, 0) + (poly * (w * m) << shift[m])
+                else:
+                    # No mine in the box: one way, no shift.
+                    layer[t] = layer.get(t, 0) + poly
             tlayer[state] = moves
         forward.append(layer)
         if budget is not None:
@@ -430,7 +443,7 @@ def _count_packed(
             for m, t, w in moves:
                 bt = after.get(t)
                 if bt:
-                    acc += bt * w << shift[m]
+                    acc += bt * w << shift[m] if m else bt
             if acc:
                 here[state] = acc
 
@@ -485,6 +498,9 @@ class _Region:
         return bm
 
 
+# The counts' type as other modules name it (a lookahead keeps one per need).
+Region = _Region
+
 # Region counts by the region's constraints. A region's count depends on
 # nothing else, and most regions outlive many moves (a move changes one or
 # two) and every guess's lookahead (a candidate changes only its own), so the
@@ -532,20 +548,24 @@ def count_key(key: Key) -> _Region | None:
 
 
 @collector_paused
-def prime_key(key: Key, kf: int) -> None:
+def prime_key(key: Key, kf: int) -> list[_Region | None] | None:
     """Count a region with a new number in it, for every need at once.
 
     `key` is the region's sorted key with the new number at `kf` (its need
     unset). The counts for each need 0..len(cells) go into the cache under
     the keys `_count` would look up, so a lookahead candidate's region is
-    counted once, not once per number it may show.
+    counted once, not once per number it may show. Returned by need too
+    (what `count_key` would find under each key, without building and
+    hashing the key again); None when the new number is the region's only
+    one (left to `count_key`).
     """
     new = key[kf][0]
     if len(key) < 2:
-        return
+        return None
     keys = [(*key[:kf], (new, v), *key[kf + 1 :]) for v in range(len(new) + 1)]
-    if all(k in _CACHE for k in keys):
-        return
+    cached = [_CACHE.get(k, _MISS) for k in keys]
+    if _MISS not in cached:
+        return cached  # type: ignore[return-value]
     sig: dict[int, list[int]] = {}
     for k, (cells, _) in enumerate(key):
         for c in cells:
@@ -571,9 +591,13 @@ def prime_key(key: Key, kf: int) -> None:
     if len(_CACHE) + len(keys) >= _CACHE_MAX:
         _CACHE.clear()
     cells_of = tuple(tuple(b) for b in boxes)
+    out: list[_Region | None] = []
     for v, kv in enumerate(keys):
         total = counts.total_for(v) if counts is not None else ()
-        _CACHE[kv] = _Region(total, cells_of, None, (counts, v)) if counts and total else None
+        region = _Region(total, cells_of, None, (counts, v)) if counts and total else None
+        _CACHE[kv] = region
+        out.append(region)
+    return out
 
 
 def region_keys(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
