@@ -788,10 +788,42 @@ def layouts_and_least(
     return solved.weight, least
 
 
+class _Fixed:
+    """One fixed region of a `Recombined`: its counts, its boxes (size, mines
+    by its mine count), and its weights v, found the first time they are
+    asked for (most numbers of most candidates never count this region's
+    boxes: see `Recombined.layouts_and_two_least`). Exact integers either way.
+    """
+
+    __slots__ = ("_after", "_before", "_span", "_v", "_ways", "sized", "total")
+
+    def __init__(
+        self,
+        total: Counts,
+        sized: list[tuple[int, Counts]],
+        before: Poly,
+        after: Poly,
+        ways: list[int],
+        span: int,
+    ) -> None:
+        self.total, self.sized = total, sized
+        # The regions before and after it (their product: the others), the
+        # off-frontier ways by mines held, and how many sums v holds.
+        self._before, self._after, self._ways, self._span = before, after, ways, span
+        self._v: list[int] | None = None
+
+    @property
+    def v(self) -> list[int]:
+        v = self._v
+        if v is None:
+            others, ways = _conv(self._before, self._after), self._ways
+            v = self._v = [sum(map(mul, others, ways[s:])) for s in range(self._span)]
+        return v
+
+
 # What `Recombined` finds for one set of fixed regions: lookahead candidates
 # of one region whose numbers join no other region share it (about a
 # quarter of them, expert), so the last few are kept. Exact integers.
-_Fixed = tuple[Counts, list[int], list[tuple[int, Counts]]]
 # Every fixed region's box as (a floor under its mine chance, its region's
 # place in the list of fixed regions, its size, its mines by the region's
 # mine count), lowest floor first: see `Recombined.layouts_and_two_least`.
@@ -844,10 +876,9 @@ def _recombine(
     out: list[_Fixed] = []
     ranked: _Ranked = []
     for x, reg in enumerate(regions):
-        others = _conv(prefix[x], suffix[x + 1])
-        v = [sum(map(mul, others, ways[s:])) for s in range(len(reg.total) + tlen - 1)]
         sized = [(len(c), bm) for c, bm in zip(reg.boxes, reg.box_mines, strict=True)]
-        out.append((reg.total, v, sized))
+        span = len(reg.total) + tlen - 1
+        out.append(_Fixed(reg.total, sized, prefix[x], suffix[x + 1], ways, span))
         # A box's chance is its chance given its region's mine count k,
         # bm[k] / (total[k] x size), averaged over k with weights of at least
         # zero: never below the least of those, whatever the varying region
@@ -973,9 +1004,10 @@ class Recombined:
             ),
             default=1.0,
         )
-        for rtotal, v, sized in self._fixed:
-            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
-            for size, bm in sized:
+        for fixed in self._fixed:
+            v = fixed.v
+            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(fixed.total)]
+            for size, bm in fixed.sized:
                 p = sum(map(mul, bm, wk)) / (weight * size)
                 if p < least:
                     least = p
@@ -1013,8 +1045,9 @@ class Recombined:
                 break
             wk = wks[x]
             if wk is None:
-                rtotal, v, _ = fixed[x]
-                wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
+                region = fixed[x]
+                v = region.v
+                wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(region.total)]
                 wks[x] = wk
             p = sum(map(mul, bm, wk)) / (weight * size)
             if p < least:
