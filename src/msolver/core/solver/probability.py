@@ -369,7 +369,9 @@ def _count_packed(
         [m * (width + (ystride if order[i] in free else 0)) for m in range(len(plans[i][2]))]
         for i in range(n)
     ]
-    forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    # Every state ends in a 0 that no constraint holds: a constraint that
+    # starts at a box reads it at index -1 (nothing assigned yet).
+    forward: list[dict[tuple[int, ...], int]] = [{(0,): 1}]
     budget = _STATE_BUDGET.get()
     states = 0
     # mined[i][t]: like forward[i + 1][t], but each layout weighted by the
@@ -382,8 +384,6 @@ def _count_packed(
         layer: dict[tuple[int, ...], int] = {}
         mlayer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
-        # A state padded with a 0 reads 0 at index -1: a constraint that
-        # starts at this box has nothing assigned yet.
         mines_at = range(len(weights))
         # A number that ends at this box fixes the box's mines (the first
         # such number picks them; the others only check).
@@ -391,29 +391,29 @@ def _count_packed(
         close_rest = close[1:]
         for state, poly in forward[i].items():
             moves = []
-            padded = (*state, 0)
             ms: Iterable[int] = mines_at
             if close_first is not None:
                 src, need = close_first
-                m0 = need - padded[src]
+                m0 = need - state[src]
                 ms = (m0,) if 0 <= m0 < len(weights) else ()
             for m in ms:
                 ok = True
                 for src, need in close_rest:
-                    if padded[src] + m != need:
+                    if state[src] + m != need:
                         ok = False
                         break
                 if not ok:
                     continue
                 vals = []
                 for src, mine, least, need in nxt:
-                    v = padded[src] + m if mine else padded[src]
+                    v = state[src] + m if mine else state[src]
                     if v > need or v < least:
                         ok = False
                         break
                     vals.append(v)
                 if not ok:
                     continue
+                vals.append(0)
                 t = tuple(vals)
                 w = weights[m]
                 moves.append((m, t, w))
@@ -433,7 +433,7 @@ def _count_packed(
         trans.append(tlayer)
 
     backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
-    backward[n] = {(): 1}
+    backward[n] = {(0,): 1}
     for i in range(n - 1, -1, -1):
         shift = shifts[i]
         after = backward[i + 1]
@@ -447,7 +447,7 @@ def _count_packed(
             if acc:
                 here[state] = acc
 
-    packed = backward[0].get((), 0)
+    packed = backward[0].get((0,), 0)
     if not packed:
         return None
     sums: list[int] = [0] * n
