@@ -166,10 +166,14 @@ def _band_order(n: int, adj: list[set[int]]) -> list[int]:
         q = [far]
         placed[far] = True
         for x in q:
-            for y in sorted(adj[x], key=degree):
-                if not placed[y]:
-                    placed[y] = True
-                    q.append(y)
+            # Only the neighbours not placed yet are sorted (the same order:
+            # the sort is stable, and no other is placed while they are).
+            ys = [y for y in adj[x] if not placed[y]]
+            if len(ys) > 1:
+                ys.sort(key=degree)
+            for y in ys:
+                placed[y] = True
+            q += ys
         order += q
     return order
 
@@ -225,25 +229,33 @@ def _plan(
     active: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
     hi = [0] * len(cons)
     for c, boxes in enumerate(cons):
+        if len(boxes) == 1:
+            hi[c] = pos[boxes[0]]  # never half assigned
+            continue
         at = sorted([(pos[b], sizes[b]) for b in boxes])
         left = sum([sizes[b] for b in boxes])
         p, size = at[0]
         for q, next_size in at[1:]:
             left -= size
             item = (c, left)
-            for i in range(p + 1, q + 1):
-                active[i].append(item)
+            if q == p + 1:
+                active[q].append(item)
+            else:
+                for i in range(p + 1, q + 1):
+                    active[i].append(item)
             p, size = q, next_size
         hi[c] = p
     shape = []
+    src_of: dict[int, int] = {}  # place of each constraint in active[i]
     for i in range(n):
         b = order[i]
         mine_cons = box_cons[b]  # a box is seen by a few numbers: a list is quicker
-        src_of = {c: k for k, (c, _) in enumerate(active[i])}
+        after = active[i + 1]
         # List comprehensions, not generators: quicker on these short lists.
-        nxt = tuple([(src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in active[i + 1]])
+        nxt = tuple([(src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in after])
         close = tuple([(src_of.get(c, -1), c) for c in mine_cons if hi[c] == i])
         shape.append((sizes[b], tuple(mine_cons), nxt, close))
+        src_of = {c: k for k, (c, _) in enumerate(after)}
     found = (tuple(order), tuple(shape))
     if keep:
         if len(_PLANS) >= 4096:
