@@ -1038,13 +1038,24 @@ class Recombined:
             return 0, 0.0, 0.0
         if not self._unknown:
             return weight, 0.0, 0.0
-        chances = [
-            (sum(map(mul, bm, h)) / (weight * len(cells)), len(cells))
-            for cells, bm in zip(varying.boxes, varying.box_mines, strict=True)
-        ]
+        # `_two_least` written out (its answer does not depend on the order
+        # the chances come in): no list of pairs per number.
+        least = second = 1.0
+        for cells, bm in zip(varying.boxes, varying.box_mines, strict=True):
+            size = len(cells)
+            p = sum(map(mul, bm, h)) / (weight * size)
+            if p < least:
+                second = p if size > 1 else least
+                least = p
+            elif p < second:
+                second = p
         if self._off:
-            chances.append((sum(map(mul, total, self._o)) / weight, self._off))
-        least, second = _two_least(chances)
+            p = sum(map(mul, total, self._o)) / weight
+            if p < least:
+                second = p if self._off > 1 else least
+                least = p
+            elif p < second:
+                second = p
         # The fixed regions' boxes, lowest floor first, until a floor passes
         # the second least: a chance at or above it changes neither figure
         # (the two least of all the chances, in any order), and a float floor
