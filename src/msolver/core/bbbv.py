@@ -36,12 +36,17 @@ class Parts:
 def numbers(width: int, height: int, layout: Collection[int]) -> tuple[int, ...]:
     """Each cell's count of neighbouring mines (-1 for a mine)."""
     nbrs = neighbours_table(width, height)
-    mine = [False] * (width * height)
-    for i in layout:
-        if 0 <= i < len(mine):
-            mine[i] = True
-    count = mine.__getitem__  # True counts 1
-    return tuple(-1 if m else sum(map(count, nb)) for m, nb in zip(mine, nbrs, strict=True))
+    size = width * height
+    mined = {i for i in layout if 0 <= i < size}
+    # Each mine adds one to its neighbours (about a fifth of the cells are
+    # mines: fewer steps than summing every cell's neighbours).
+    out = [0] * size
+    for i in mined:
+        for j in nbrs[i]:
+            out[j] += 1
+    for i in mined:
+        out[i] = -1
+    return tuple(out)
 
 
 def parts(width: int, height: int, layout: Collection[int]) -> Parts:

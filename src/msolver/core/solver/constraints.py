@@ -28,6 +28,12 @@ class Constraint(NamedTuple):
     need: int  # mines among them
 
 
+# A constraint made by tuple's own constructor: the named tuple's generated
+# __new__ is a Python function (393 against 166 ns a call), and the builder
+# makes about 500 constraints a game.
+_new_tuple = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class Constraints:
     """All constraints of a board, deduplicated, with what the solver needs around them."""
@@ -273,7 +279,11 @@ class Builder:
                     flagged = s - prev.need + mined
                     bad[i] = _cannot_hold(board.width, i, s, flagged, len(unk))
                 elif unk:
-                    con = prev if len(unk) == len(prev.cells) else Constraint(tuple(unk), need)
+                    con = (
+                        prev
+                        if len(unk) == len(prev.cells)
+                        else _new_tuple(Constraint, (tuple(unk), need))
+                    )
             elif s >= 0:
                 unk = []
                 flagged = 0
@@ -287,7 +297,7 @@ class Builder:
                 if need < 0 or need > len(unk):
                     bad[i] = _cannot_hold(board.width, i, s, flagged, len(unk))
                 elif unk:
-                    con = Constraint(tuple(unk), need)
+                    con = _new_tuple(Constraint, (tuple(unk), need))
             if prev == con:
                 continue
             if prev is not None:

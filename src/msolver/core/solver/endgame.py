@@ -211,19 +211,16 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     # `gone` (by place in `live`) and charged from there.
     Cells = list[tuple[int, int, int]]
 
-    def value(group: int, cells: Cells, gone: int) -> tuple[float, int]:
-        # Each part's value is read inline when the answer is at hand (one
-        # layout, or already searched), charged as a call would charge it.
-        nonlocal work
-        size = group.bit_count()
-        if size == 1:
-            return 1.0, -1
-        known = memo.get(group)
-        if known is not None:
-            work += size
-            if work > WORK_BUDGET:
-                raise _OutOfBudget
-            return known, -1
+    # The cell `value` chose for the group it returns from last: after the
+    # whole search, the first cell to open (a float alone is returned, not a
+    # pair, on every one of the many inner calls).
+    chosen = -1
+
+    def value(group: int, size: int, cells: Cells, gone: int) -> float:
+        # Called only for a group of two or more layouts not searched yet
+        # (every caller reads single layouts and the memo inline, charging
+        # as a call would), so neither is checked again here.
+        nonlocal work, chosen
         work += 2 * size
         if work > WORK_BUDGET:
             raise _OutOfBudget
@@ -235,7 +232,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         first = (group & -group).bit_length() - 1
         tried = 0  # cells tried that did not split: charged in one sum
         quiet = 0  # their places in `live`
-        for j, entry in enumerate(cells):
+        for entry in cells:
             # Most cells are mined in some layout: skipped with one AND.
             if entry[1] & group:
                 continue
@@ -259,9 +256,10 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             elif len(parts) > 2:
                 parts.sort(key=first_met)
             # In every part k is safe and shows one number: it joins `gone`.
-            # The cells before it that some layout mines go on with the rest.
-            sub = [e for e in cells[:j] if e[1] & group]
-            sub += cells[j + 1 :]
+            # The cells before it that some layout mines go on with the rest:
+            # listed only when a part is searched (most are single layouts
+            # or searched already).
+            sub: Cells | None = None
             sub_gone = gone | quiet | 1 << at
             v = 0.0
             for p in parts:
@@ -271,13 +269,18 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
                     continue
                 kv = memo.get(p)
                 if kv is None:
-                    kv = value(p, sub, sub_gone)[0]
+                    if sub is None:
+                        j = cells.index(entry)
+                        sub = [e for e in cells[:j] if e[1] & group]
+                        sub += cells[j + 1 :]
+                    kv = value(p, c, sub, sub_gone)
                 else:
                     work += c
                 v += c * kv
             v /= size
             memo[group] = v
-            return v, k
+            chosen = k
+            return v
         work += size * (tried + gone.bit_count() + mute_before[n])
         # A cell can win at most the layouts it is safe in: try the safest
         # first and stop once no cell left can beat the best found, and stop
@@ -286,19 +289,19 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         # `cells` runs in cell order and a reversed sort stays stable: ties
         # keep the lower cell first, as a (-bound, cell) key would.
         safe_in = [
-            (size - m, entry)
-            for entry in cells
-            if entry[1] & group and (m := (entry[1] & group).bit_count()) < size
+            (size - m, entry) for entry in cells if 0 < (m := (entry[1] & group).bit_count()) < size
         ]
-        sub = [entry for _, entry in safe_in]
-        sub_gone = gone | quiet
-        safe_in.sort(key=itemgetter(0), reverse=True)
         if not safe_in:
             # Every cell is a mine in all of the group or in none: its layouts
             # are copies of one (a weighted count lists a layout once per
             # weight; distinct layouts always differ in some cell), so won.
             memo[group] = 1.0
-            return 1.0, -1
+            chosen = -1
+            return 1.0
+        sub = [entry for _, entry in safe_in]
+        sub_gone = gone | quiet
+        if len(safe_in) > 1:
+            safe_in.sort(key=itemgetter(0), reverse=True)
         best, best_k = -1.0, -1
         for bound, (k, _, _) in safe_in:
             floor = best * size + 1e-9
@@ -323,7 +326,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
                 else:
                     kv = memo.get(p)
                     if kv is None:
-                        kv = value(p, sub, sub_gone)[0]
+                        kv = value(p, c, sub, sub_gone)
                     else:
                         work += c
                     won += c * kv
@@ -334,13 +337,16 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
                 if v > best + 1e-12:
                     best, best_k = v, k
         memo[group] = best
-        return best, best_k
+        chosen = best_k
+        return best
 
+    if len(layouts) < 2:
+        return 1.0, -1  # one layout: won, nothing to open
     try:
-        found = value(full, [(k, mine_of[k], at) for at, k in enumerate(live)], 0)
+        won = value(full, len(layouts), [(k, mine_of[k], at) for at, k in enumerate(live)], 0)
     except _OutOfBudget:
         return None
-    return found if work <= WORK_BUDGET else None
+    return (won, chosen) if work <= WORK_BUDGET else None
 
 
 @collector_paused

@@ -57,6 +57,7 @@ from msolver.core.solver.probability import (
     Analysis,
     Key,
     Recombined,
+    Region,
     box_chances,
     count_key,
     layouts_and_two_least,
@@ -180,6 +181,8 @@ class _Lookahead:
         self.keys: list[Key] | None = None
         self.at = (-1, -1)  # i's constraint: its region, its place in the key
         self.rest: Recombined | None = None
+        # The varying region's counts by need, once primed (None: by key).
+        self.by_need: list[Region | None] | None = None
         seen: dict[tuple[int, ...], int] = {}
         for con in cs.constraints:
             key, n = con.cells, con.need
@@ -215,12 +218,16 @@ class _Lookahead:
         region = keys[x]
         rest = self.rest
         if rest is None:
-            prime_key(region, kf)
+            self.by_need = prime_key(region, kf)
             cells = len({c for con, _ in region for c in con})
             cs = self.cs
             others = keys[:x] + keys[x + 1 :]
             rest = self.rest = Recombined(others, cells, len(cs.unknown) - 1, cs.mines_left)
-        varying = count_key((*region[:kf], (self.unk, need), *region[kf + 1 :]))
+        by_need = self.by_need
+        if by_need is not None:
+            varying = by_need[need]
+        else:
+            varying = count_key((*region[:kf], (self.unk, need), *region[kf + 1 :]))
         layouts, least, second = rest.layouts_and_two_least(varying)
         return (layouts, 1.0 - least, 1.0 - second) if layouts else (0, 0.0, 0.0)
 

@@ -29,7 +29,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from math import comb
-from operator import mul
+from operator import itemgetter, mul
 from typing import Literal, ParamSpec, TypeVar
 
 from msolver.core.board import UNKNOWN, Board
@@ -166,10 +166,14 @@ def _band_order(n: int, adj: list[set[int]]) -> list[int]:
         q = [far]
         placed[far] = True
         for x in q:
-            for y in sorted(adj[x], key=degree):
-                if not placed[y]:
-                    placed[y] = True
-                    q.append(y)
+            # Only the neighbours not placed yet are sorted (the same order:
+            # the sort is stable, and no other is placed while they are).
+            ys = [y for y in adj[x] if not placed[y]]
+            if len(ys) > 1:
+                ys.sort(key=degree)
+            for y in ys:
+                placed[y] = True
+            q += ys
         order += q
     return order
 
@@ -225,25 +229,33 @@ def _plan(
     active: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
     hi = [0] * len(cons)
     for c, boxes in enumerate(cons):
+        if len(boxes) == 1:
+            hi[c] = pos[boxes[0]]  # never half assigned
+            continue
         at = sorted([(pos[b], sizes[b]) for b in boxes])
         left = sum([sizes[b] for b in boxes])
         p, size = at[0]
         for q, next_size in at[1:]:
             left -= size
             item = (c, left)
-            for i in range(p + 1, q + 1):
-                active[i].append(item)
+            if q == p + 1:
+                active[q].append(item)
+            else:
+                for i in range(p + 1, q + 1):
+                    active[i].append(item)
             p, size = q, next_size
         hi[c] = p
     shape = []
+    src_of: dict[int, int] = {}  # place of each constraint in active[i]
     for i in range(n):
         b = order[i]
         mine_cons = box_cons[b]  # a box is seen by a few numbers: a list is quicker
-        src_of = {c: k for k, (c, _) in enumerate(active[i])}
+        after = active[i + 1]
         # List comprehensions, not generators: quicker on these short lists.
-        nxt = tuple([(src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in active[i + 1]])
+        nxt = tuple([(src_of.get(c, -1), c in mine_cons, c, cap) for c, cap in after])
         close = tuple([(src_of.get(c, -1), c) for c in mine_cons if hi[c] == i])
         shape.append((sizes[b], tuple(mine_cons), nxt, close))
+        src_of = {c: k for k, (c, _) in enumerate(after)}
     found = (tuple(order), tuple(shape))
     if keep:
         if len(_PLANS) >= 4096:
@@ -337,13 +349,20 @@ def _count_packed(
     bound = 1
     most = 0
     for size, box_cs, nxt_s, close_s in shape:
-        nxt = [(src, mine, needs[c], cap) for src, mine, c, cap in nxt_s]
+        # Each next slot as (source, whether this box counts, least, most it
+        # may hold): a slot holds between its need less the capacity still to
+        # come and its need.
+        nxt = [(src, mine, needs[c] - cap, needs[c]) for src, mine, c, cap in nxt_s]
         close = [(src, needs[c]) for src, c in close_s]
-        mmax = min([size, *(needs[c] for c in box_cs)])
+        mmax = size
+        for c in box_cs:
+            if needs[c] < mmax:
+                mmax = needs[c]
         weights = _ROWS[size][: mmax + 1] if size < 9 else [comb(size, m) for m in range(mmax + 1)]
         plans.append((nxt, close, weights))
         bound *= sum(weights)
-        most += max(mmax, 0)
+        if mmax > 0:
+            most += mmax
 
     # Polynomials travel packed into one integer, coefficient k in bits
     # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
@@ -362,7 +381,9 @@ def _count_packed(
         [m * (width + (ystride if order[i] in free else 0)) for m in range(len(plans[i][2]))]
         for i in range(n)
     ]
-    forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    # Every state ends in a 0 that no constraint holds: a constraint that
+    # starts at a box reads it at index -1 (nothing assigned yet).
+    forward: list[dict[tuple[int, ...], int]] = [{(0,): 1}]
     budget = _STATE_BUDGET.get()
     states = 0
     # mined[i][t]: like forward[i + 1][t], but each layout weighted by the
@@ -375,41 +396,45 @@ def _count_packed(
         layer: dict[tuple[int, ...], int] = {}
         mlayer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
-        # A state padded with a 0 reads 0 at index -1: a constraint that
-        # starts at this box has nothing assigned yet.
         mines_at = range(len(weights))
+        # A number that ends at this box fixes the box's mines (the first
+        # such number picks them; the others only check).
+        close_first = close[0] if close else None
+        close_rest = close[1:]
         for state, poly in forward[i].items():
             moves = []
-            padded = (*state, 0)
             ms: Iterable[int] = mines_at
-            if close:
-                # A number that ends at this box fixes the box's mines.
-                src, need = close[0]
-                m0 = need - padded[src]
+            if close_first is not None:
+                src, need = close_first
+                m0 = need - state[src]
                 ms = (m0,) if 0 <= m0 < len(weights) else ()
             for m in ms:
                 ok = True
-                for src, need in close:
-                    if padded[src] + m != need:
+                for src, need in close_rest:
+                    if state[src] + m != need:
                         ok = False
                         break
                 if not ok:
                     continue
                 vals = []
-                for src, mine, need, cap in nxt:
-                    v = padded[src] + m if mine else padded[src]
-                    if v > need or v + cap < need:
+                for src, mine, least, need in nxt:
+                    v = state[src] + m if mine else state[src]
+                    if v > need or v < least:
                         ok = False
                         break
                     vals.append(v)
                 if not ok:
                     continue
+                vals.append(0)
                 t = tuple(vals)
                 w = weights[m]
                 moves.append((m, t, w))
-                layer[t] = layer.get(t, 0) + (poly * w << shift[m])
                 if m:
+                    layer[t] = layer.get(t, 0) + (poly * w << shift[m])
                     mlayer[t] = mlayer.get(t, 0) + (poly * (w * m) << shift[m])
+                else:
+                    # No mine in the box: one way, no shift.
+                    layer[t] = layer.get(t, 0) + poly
             tlayer[state] = moves
         forward.append(layer)
         if budget is not None:
@@ -420,7 +445,7 @@ def _count_packed(
         trans.append(tlayer)
 
     backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
-    backward[n] = {(): 1}
+    backward[n] = {(0,): 1}
     for i in range(n - 1, -1, -1):
         shift = shifts[i]
         after = backward[i + 1]
@@ -430,11 +455,11 @@ def _count_packed(
             for m, t, w in moves:
                 bt = after.get(t)
                 if bt:
-                    acc += bt * w << shift[m]
+                    acc += bt * w << shift[m] if m else bt
             if acc:
                 here[state] = acc
 
-    packed = backward[0].get((), 0)
+    packed = backward[0].get((0,), 0)
     if not packed:
         return None
     sums: list[int] = [0] * n
@@ -485,6 +510,9 @@ class _Region:
         return bm
 
 
+# The counts' type as other modules name it (a lookahead keeps one per need).
+Region = _Region
+
 # Region counts by the region's constraints. A region's count depends on
 # nothing else, and most regions outlive many moves (a move changes one or
 # two) and every guess's lookahead (a candidate changes only its own), so the
@@ -532,20 +560,24 @@ def count_key(key: Key) -> _Region | None:
 
 
 @collector_paused
-def prime_key(key: Key, kf: int) -> None:
+def prime_key(key: Key, kf: int) -> list[_Region | None] | None:
     """Count a region with a new number in it, for every need at once.
 
     `key` is the region's sorted key with the new number at `kf` (its need
     unset). The counts for each need 0..len(cells) go into the cache under
     the keys `_count` would look up, so a lookahead candidate's region is
-    counted once, not once per number it may show.
+    counted once, not once per number it may show. Returned by need too
+    (what `count_key` would find under each key, without building and
+    hashing the key again); None when the new number is the region's only
+    one (left to `count_key`).
     """
     new = key[kf][0]
     if len(key) < 2:
-        return
+        return None
     keys = [(*key[:kf], (new, v), *key[kf + 1 :]) for v in range(len(new) + 1)]
-    if all(k in _CACHE for k in keys):
-        return
+    cached = [_CACHE.get(k, _MISS) for k in keys]
+    if _MISS not in cached:
+        return cached  # type: ignore[return-value]
     sig: dict[int, list[int]] = {}
     for k, (cells, _) in enumerate(key):
         for c in cells:
@@ -571,9 +603,13 @@ def prime_key(key: Key, kf: int) -> None:
     if len(_CACHE) + len(keys) >= _CACHE_MAX:
         _CACHE.clear()
     cells_of = tuple(tuple(b) for b in boxes)
+    out: list[_Region | None] = []
     for v, kv in enumerate(keys):
         total = counts.total_for(v) if counts is not None else ()
-        _CACHE[kv] = _Region(total, cells_of, None, (counts, v)) if counts and total else None
+        region = _Region(total, cells_of, None, (counts, v)) if counts and total else None
+        _CACHE[kv] = region
+        out.append(region)
+    return out
 
 
 def region_keys(cons: list[tuple[tuple[int, ...], int]]) -> list[Key]:
@@ -764,11 +800,47 @@ def layouts_and_least(
     return solved.weight, least
 
 
+class _Fixed:
+    """One fixed region of a `Recombined`: its counts, its boxes (size, mines
+    by its mine count), and its weights v, found the first time they are
+    asked for (most numbers of most candidates never count this region's
+    boxes: see `Recombined.layouts_and_two_least`). Exact integers either way.
+    """
+
+    __slots__ = ("_after", "_before", "_span", "_v", "_ways", "sized", "total")
+
+    def __init__(
+        self,
+        total: Counts,
+        sized: list[tuple[int, Counts]],
+        before: Poly,
+        after: Poly,
+        ways: list[int],
+        span: int,
+    ) -> None:
+        self.total, self.sized = total, sized
+        # The regions before and after it (their product: the others), the
+        # off-frontier ways by mines held, and how many sums v holds.
+        self._before, self._after, self._ways, self._span = before, after, ways, span
+        self._v: list[int] | None = None
+
+    @property
+    def v(self) -> list[int]:
+        v = self._v
+        if v is None:
+            others, ways = _conv(self._before, self._after), self._ways
+            v = self._v = [sum(map(mul, others, ways[s:])) for s in range(self._span)]
+        return v
+
+
 # What `Recombined` finds for one set of fixed regions: lookahead candidates
 # of one region whose numbers join no other region share it (about a
 # quarter of them, expert), so the last few are kept. Exact integers.
-_Fixed = tuple[Counts, list[int], list[tuple[int, Counts]]]
-_Recombination = tuple[bool, int, Poly, Poly, list[_Fixed]]
+# Every fixed region's box as (a floor under its mine chance, its region's
+# place in the list of fixed regions, its size, its mines by the region's
+# mine count), lowest floor first: see `Recombined.layouts_and_two_least`.
+_Ranked = list[tuple[float, int, int, Counts]]
+_Recombination = tuple[bool, int, Poly, Poly, list[_Fixed], _Ranked]
 _RECOMBINED: dict[tuple[tuple[Key, ...], int, int, int], _Recombination] = {}
 
 
@@ -790,13 +862,13 @@ def _recombine(
 ) -> _Recombination:
     """`Recombined`'s weights: (fits, off-frontier cells, h, o, per fixed region)."""
     if not 0 <= mines_left <= n_unknown:
-        return False, 0, [], [], []
+        return False, 0, [], [], [], []
     regions: list[_Region] = []
     frontier = varying_cells
     for key in fixed:
         reg = _count(key)
         if reg is None:
-            return False, 0, [], [], []
+            return False, 0, [], [], [], []
         regions.append(reg)
         frontier += sum(len(b) for b in reg.boxes)
     off = n_unknown - frontier
@@ -814,12 +886,27 @@ def _recombine(
         offw = [w * (left - s) // off if w else 0 for s, w in enumerate(ways)]
         o = [sum(map(mul, rest, offw[t:])) for t in range(tlen)]
     out: list[_Fixed] = []
+    ranked: _Ranked = []
     for x, reg in enumerate(regions):
-        others = _conv(prefix[x], suffix[x + 1])
-        v = [sum(map(mul, others, ways[s:])) for s in range(len(reg.total) + tlen - 1)]
         sized = [(len(c), bm) for c, bm in zip(reg.boxes, reg.box_mines, strict=True)]
-        out.append((reg.total, v, sized))
-    return True, off, h, o, out
+        span = len(reg.total) + tlen - 1
+        out.append(_Fixed(reg.total, sized, prefix[x], suffix[x + 1], ways, span))
+        # A box's chance is its chance given its region's mine count k,
+        # bm[k] / (total[k] x size), averaged over k with weights of at least
+        # zero: never below the least of those, whatever the varying region
+        # holds.
+        # (A box's sums may stop short of the region's counts: the mine
+        # counts past their end hold no mine of it, chance 0 there.)
+        rtotal = reg.total
+        for size, bm in sized:
+            cut = len(bm)
+            floor = min(
+                [bm[k] / (t * size) if k < cut else 0.0 for k, t in enumerate(rtotal) if t],
+                default=0.0,
+            )
+            ranked.append((floor, x, size, bm))
+    ranked.sort(key=itemgetter(0))
+    return True, off, h, o, out, ranked
 
 
 def _two_least(chances: Iterable[tuple[float, int]]) -> tuple[float, float]:
@@ -898,7 +985,7 @@ class Recombined:
     (each a ratio of the same two integers) are the same.
     """
 
-    __slots__ = ("_fixed", "_h", "_o", "_off", "_ok", "_unknown")
+    __slots__ = ("_fixed", "_h", "_o", "_off", "_ok", "_ranked", "_unknown")
 
     def __init__(self, fixed: list[Key], varying_cells: int, n_unknown: int, mines_left: int):
         self._unknown = n_unknown
@@ -909,7 +996,7 @@ class Recombined:
             if len(_RECOMBINED) >= 64:
                 _RECOMBINED.clear()
             _RECOMBINED[key] = known
-        self._ok, self._off, self._h, self._o, self._fixed = known
+        self._ok, self._off, self._h, self._o, self._fixed, self._ranked = known
 
     def layouts_and_least(self, varying: _Region | None) -> tuple[int, float]:
         """What `layouts_and_least` says with `varying` as the changing region's count."""
@@ -929,9 +1016,10 @@ class Recombined:
             ),
             default=1.0,
         )
-        for rtotal, v, sized in self._fixed:
-            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
-            for size, bm in sized:
+        for fixed in self._fixed:
+            v = fixed.v
+            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(fixed.total)]
+            for size, bm in fixed.sized:
                 p = sum(map(mul, bm, wk)) / (weight * size)
                 if p < least:
                     least = p
@@ -950,16 +1038,46 @@ class Recombined:
             return 0, 0.0, 0.0
         if not self._unknown:
             return weight, 0.0, 0.0
-        chances = [
-            (sum(map(mul, bm, h)) / (weight * len(cells)), len(cells))
-            for cells, bm in zip(varying.boxes, varying.box_mines, strict=True)
-        ]
-        for rtotal, v, sized in self._fixed:
-            wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(rtotal)]
-            chances += [(sum(map(mul, bm, wk)) / (weight * size), size) for size, bm in sized]
+        # `_two_least` written out (its answer does not depend on the order
+        # the chances come in): no list of pairs per number.
+        least = second = 1.0
+        for cells, bm in zip(varying.boxes, varying.box_mines, strict=True):
+            size = len(cells)
+            p = sum(map(mul, bm, h)) / (weight * size)
+            if p < least:
+                second = p if size > 1 else least
+                least = p
+            elif p < second:
+                second = p
         if self._off:
-            chances.append((sum(map(mul, total, self._o)) / weight, self._off))
-        least, second = _two_least(chances)
+            p = sum(map(mul, total, self._o)) / weight
+            if p < least:
+                second = p if self._off > 1 else least
+                least = p
+            elif p < second:
+                second = p
+        # The fixed regions' boxes, lowest floor first, until a floor passes
+        # the second least: a chance at or above it changes neither figure
+        # (the two least of all the chances, in any order), and a float floor
+        # above the float `second` means the exact chance is above it too, so
+        # its rounded float is not below it. Most boxes are never counted.
+        fixed = self._fixed
+        wks: list[list[int] | None] = [None] * len(fixed)
+        for floor, x, size, bm in self._ranked:
+            if floor > second:
+                break
+            wk = wks[x]
+            if wk is None:
+                region = fixed[x]
+                v = region.v
+                wk = [sum(map(mul, total, v[k:])) if t else 0 for k, t in enumerate(region.total)]
+                wks[x] = wk
+            p = sum(map(mul, bm, wk)) / (weight * size)
+            if p < least:
+                second = p if size > 1 else least
+                least = p
+            elif p < second:
+                second = p
         return weight, least, second
 
 
