@@ -258,3 +258,18 @@ def test_two_boards_with_dropped_lines_are_still_two() -> None:
     img[40:, one.shape[1] + 200 :] = one
     with pytest.raises(CalibrationError, match=r"two boards|2 boards"):
         calibrate(img, mines=40)
+
+
+def test_a_window_edge_cut_into_cells_is_no_board() -> None:
+    # Our checker look at 75% on the whole screen: flat cells in two greens,
+    # which only their faces show, and below them the page's straight bottom
+    # edge, which at a pitch of 30 px made 23x2 alike "cells" with no shape
+    # across ("99 mines do not fit a 23x2 board")
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    grid = calibrate(read_png(golden / "web-own-checker-z75-30x16-screen.png"), mines=99).grid
+    assert (grid.rows, grid.cols) == (16, 30)
+    assert grid.pitch == pytest.approx((22.5, 22.5), abs=0.05)  # 30 css px at 75%

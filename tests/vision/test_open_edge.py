@@ -52,3 +52,14 @@ def test_the_same_look_with_its_lines_drawn_is_found_whole() -> None:
     )
     prof = calibrate(window, mines=10)
     assert (prof.grid.rows, prof.grid.cols) == (9, 9)
+
+
+@pytest.mark.parametrize("look", ["big", "flat"])
+def test_blocks_of_cells_a_browser_drew_at_half_size_are_refused(look: str) -> None:
+    # Our page at 50% on the whole screen (9x9): every other 1 px line is
+    # dropped, each 2x2 block of cells looks like one cell, and the board
+    # was calibrated as 4x4 with its ninth row and column a half-width strip
+    # of face beside it. No flat board is followed by part of a face.
+    screen = read_png(GOLDEN / f"web-own-{look}-z50-9x9-screen.png")
+    with pytest.raises(CalibrationError, match="part of a cell"):
+        calibrate(screen, mines=10)

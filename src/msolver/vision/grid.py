@@ -672,6 +672,13 @@ def calibrate(
             "the board may go on past what was found (grid lines a page zoom dropped?); "
             "show it at 100% zoom, or another size"
         )
+    side = _part_cell_beyond(rgb, placed)
+    if side is not None:
+        raise CalibrationError(
+            f"past the board's {side} edge its cells' face goes on for part of a cell: "
+            "the board may be finer than what was found (grid lines a page zoom dropped?); "
+            "show it at 100% zoom, or another size"
+        )
     if base is not None and theme is None and not _reads_right(rgb, prof, screen_origin, lat):
         # A grey bevelled button of another toolkit can be nearer a theme's
         # unopened tile than any other theme's, and nearer still to that
@@ -748,6 +755,55 @@ def _open_side(rgb: Image, grid: Grid) -> str | None:
             continue  # flush with the picture: nothing beyond to judge by
         if _step(grey, at, lo, hi, axis, win) < _OPEN_EDGE * typical:
             return name
+    return None
+
+
+def _part_cell_beyond(rgb: Image, grid: Grid) -> str | None:
+    """The side past which the cells' flat face goes on for a fifth to four
+    fifths of a cell and then stops, if any.
+
+    At 50% a browser drops every other 1 px line: each 2x2 block of cells is
+    drawn as one cell, a consistent lattice of them, and a 9x9 board is found
+    as 4x4, its ninth row and column a half-width strip of face beside it. A
+    board of flat cells (no bevel: the face runs from line to line) is never
+    followed by a part of a face; a window's margin in the face's colour runs
+    on past a cell, and a bevelled cell's face does not reach its line.
+    """
+    if grid.rows < 2 or grid.cols < 2:
+        return None
+    px3 = rgb[:, :, :3].astype(np.int16)
+    height, width = px3.shape[:2]
+    xs, ys = (np.round(e).astype(int) for e in grid.edges())
+    if xs[0] < 0 or ys[0] < 0 or xs[-1] >= width or ys[-1] >= height:
+        return None
+    x0, x1, y0, y1 = int(xs[0]), int(xs[-1]), int(ys[0]), int(ys[-1])
+    face = np.median(px3[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+    is_face = np.abs(px3 - face).max(axis=2) <= 8
+    p = min(grid.pitch)
+    lo, hi = int(0.15 * p), int(np.ceil(0.85 * p))
+    # the board's own cells: face from a little past one line to before the next
+    if is_face[y0:y1, x0 + lo : x0 + hi].mean() < 0.95:
+        return None
+    if is_face[y0 + lo : y0 + hi, x0:x1].mean() < 0.95:
+        return None
+    cut = slice(y0 + lo, y1 - lo)
+    across = slice(x0 + lo, x1 - lo)
+    strips = {
+        "right": [is_face[cut, x].mean() for x in range(x1, min(width, x1 + int(p) + 2))],
+        "left": [is_face[cut, x].mean() for x in range(x0 - 1, max(-1, x0 - int(p) - 3), -1)],
+        "bottom": [is_face[y, across].mean() for y in range(y1, min(height, y1 + int(p) + 2))],
+        "top": [is_face[y, across].mean() for y in range(y0 - 1, max(-1, y0 - int(p) - 3), -1)],
+    }
+    for side, share in strips.items():
+        # past the boundary line (a few pixels), a run of face that then stops
+        start = next((d for d in range(min(4, len(share))) if share[d] >= 0.9), None)
+        if start is None:
+            continue
+        run = start
+        while run < len(share) and share[run] >= 0.9:
+            run += 1
+        if run < len(share) and share[run] < 0.5 and 0.2 * p <= run - start <= 0.8 * p:
+            return side
     return None
 
 
