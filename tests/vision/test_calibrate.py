@@ -273,3 +273,17 @@ def test_a_window_edge_cut_into_cells_is_no_board() -> None:
     grid = calibrate(read_png(golden / "web-own-checker-z75-30x16-screen.png"), mines=99).grid
     assert (grid.rows, grid.cols) == (16, 30)
     assert grid.pitch == pytest.approx((22.5, 22.5), abs=0.05)  # 30 css px at 75%
+
+
+def test_cells_shaded_one_way_with_faint_gaps_are_still_a_board() -> None:
+    # Our soft look at 50% on the whole screen: faces shaded top to bottom,
+    # the gaps between columns half a pixel, faint: shape across 0.013-0.022
+    # of the shape down, but 0.2-0.4 levels, where a window's edge has none
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    grid = calibrate(read_png(golden / "web-own-soft-z50-16x16-screen.png"), mines=40).grid
+    assert (grid.rows, grid.cols) == (16, 16)
+    assert grid.pitch == pytest.approx((15.0, 15.0), abs=0.05)  # 30 css px at 50%

@@ -78,10 +78,13 @@ _DITHERED = 0.2  # a row or column beside the board with this share of alike cel
 _WEAK_FOLD = 3.0
 _FRAME_EDGE = 1.5  # a frame line: this many times the board's 90th-percentile edge
 # Cells whose mean profile along one axis varies less than this share of the
-# other's have no shape that way (see _one_way). Measured: the window's edge
-# taken for cells 0.010; of the corpus boards the least, our soft look at 80%
-# (shaded top to bottom, 1.6 px gaps), 0.070, then 0.13.
+# other's, and by less than _NO_SHAPE levels, have no shape that way (see
+# _one_way). Measured: the window's edge taken for cells 0.010 and 0.018
+# levels; our soft look at 50% (shaded top to bottom, its 0.5 px gaps
+# faint) 0.013-0.022 but 0.23-0.40 levels; of the corpus boards the least
+# 0.070 (the soft look at 80%, 1.0 level).
 _ONE_WAY = 0.03
+_NO_SHAPE = 0.1
 
 
 class LatticeError(ValueError):
@@ -1061,7 +1064,8 @@ def _one_way(desc: npt.NDArray[np.float32]) -> bool:
     typical = np.median(desc.reshape(-1, _N, _N, 3), axis=0)
     along_x = float(typical.mean(axis=(0, 2)).std())  # how the columns differ
     along_y = float(typical.mean(axis=(1, 2)).std())  # how the rows differ
-    return max(along_x, along_y) > 0.5 and min(along_x, along_y) < _ONE_WAY * max(along_x, along_y)
+    least, most = sorted((along_x, along_y))
+    return most > 0.5 and least < _ONE_WAY * most and least < _NO_SHAPE
 
 
 def _trim_grown(rgb: Image, lat: Lattice, grown: tuple[int, int, int, int]) -> Lattice:
