@@ -177,3 +177,22 @@ def _stretch(tile: np.ndarray, size: tuple[int, int]) -> np.ndarray:
         m = tile.shape[0] // 2
         out = np.concatenate([out[: m + 1], out[m:]], axis=0)
     return out
+
+
+def dropped_lines(
+    cols: int, rows: int, pitch: float, drop_cols: set[int], drop_rows: set[int]
+) -> Image:
+    """A flat grey board of 1 px dark lines on a light page, as a browser zoomed
+    out draws it: line k at round(k * pitch) from (30, 50), the inner lines
+    in `drop_cols` (`drop_rows`) not drawn, so some faces span several cells."""
+    page = np.full((int(rows * pitch) + 90, int(cols * pitch) + 70, 3), 243, np.uint8)
+    x0, y0 = 30, 50
+    w, h = round(cols * pitch), round(rows * pitch)
+    page[y0 : y0 + h + 1, x0 : x0 + w + 1] = 201
+    for k in range(cols + 1):
+        if k not in drop_cols or k in (0, cols):
+            page[y0 : y0 + h + 1, x0 + round(k * pitch)] = 142
+    for k in range(rows + 1):
+        if k not in drop_rows or k in (0, rows):
+            page[y0 + round(k * pitch), x0 : x0 + w + 1] = 142
+    return page

@@ -9,6 +9,7 @@ from msolver.vision.classify import read_board
 from msolver.vision.grid import CalibrationError, calibrate, find_grid
 from msolver.vision.profile import load_profile
 from tests.vision.conftest import SHOTS, desktop, scaled, shot, truth
+from tests.vision.synth_boards import dropped_lines
 
 # (game, blank-ish shot, mid-game shot) at the game's default size
 CASES = {
@@ -215,23 +216,6 @@ def test_a_gradient_behind_the_gaps_between_cells_does_not_cut_off_a_column(seed
     assert (grid.rows, grid.cols) == (16, 16)
 
 
-def _dropped_lines(cols: int, rows: int, pitch: float, drop: set[int]) -> np.ndarray:
-    """A flat grey board of 1 px dark lines on a light page, as a browser zoomed
-    out draws it: line k lies at round(k * pitch) and lines in `drop` (both
-    axes) are not drawn, so some faces span two to four cells."""
-    page = np.full((int(rows * pitch) + 90, int(cols * pitch) + 70, 3), 243, np.uint8)
-    x0, y0 = 30, 50
-    w, h = round(cols * pitch), round(rows * pitch)
-    page[y0 : y0 + h + 1, x0 : x0 + w + 1] = 201
-    for k in range(cols + 1):
-        if k not in drop or k in (0, cols):
-            page[y0 : y0 + h + 1, x0 + round(k * pitch)] = 142
-    for k in range(rows + 1):
-        if k not in drop or k in (0, rows):
-            page[y0 + round(k * pitch), x0 : x0 + w + 1] = 142
-    return page
-
-
 @pytest.mark.parametrize(
     ("pitch", "drop"),
     [
@@ -243,7 +227,7 @@ def _dropped_lines(cols: int, rows: int, pitch: float, drop: set[int]) -> np.nda
 def test_a_board_whose_lines_a_zoomed_out_browser_dropped_is_found_whole(
     pitch: float, drop: set[int]
 ) -> None:
-    img = _dropped_lines(16, 16, pitch, drop)
+    img = dropped_lines(16, 16, pitch, drop, drop)
     grid = calibrate(img, mines=40).grid
     assert (grid.rows, grid.cols) == (16, 16)
     assert grid.pitch == pytest.approx((pitch, pitch), abs=0.05)
@@ -252,7 +236,7 @@ def test_a_board_whose_lines_a_zoomed_out_browser_dropped_is_found_whole(
 
 
 def test_two_boards_with_dropped_lines_are_still_two() -> None:
-    one = _dropped_lines(16, 16, 18.75, {3, 7, 11, 15})
+    one = dropped_lines(16, 16, 18.75, {3, 7, 11, 15}, {3, 7, 11, 15})
     img = np.full((one.shape[0] + 40, 2 * one.shape[1] + 200, 3), 243, np.uint8)
     img[: one.shape[0], : one.shape[1]] = one
     img[40:, one.shape[1] + 200 :] = one

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from msolver.vision.grid import CalibrationError, calibrate
 from msolver.vision.image import read_png
+from tests.vision.synth_boards import dropped_lines
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -34,14 +34,7 @@ def test_a_board_with_its_last_three_cells_unlined_is_found_whole() -> None:
 def test_a_board_with_its_last_five_columns_unlined_is_refused() -> None:
     # 16x16 cells 18.75 px apart, no line between the last five columns: a
     # face five cells wide is more than a dropped line or three explains
-    pitch, x0, y0 = 18.75, 30, 50
-    page = np.full((400, 380, 3), 243, np.uint8)
-    w = h = round(16 * pitch)
-    page[y0 : y0 + h + 1, x0 : x0 + w + 1] = 201
-    for k in range(17):
-        if k not in (12, 13, 14, 15):
-            page[y0 : y0 + h + 1, x0 + round(k * pitch)] = 142
-        page[y0 + round(k * pitch), x0 : x0 + w + 1] = 142
+    page = dropped_lines(16, 16, 18.75, {12, 13, 14, 15}, set())
     with pytest.raises(CalibrationError, match="edge shows no boundary"):
         calibrate(page, mines=40)
 
