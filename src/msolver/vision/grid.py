@@ -237,33 +237,17 @@ def _face_grid(image: Image) -> Grid:
     # (unopened faces, and opened cells where the theme draws cell lines)
     ki = np.round((cx - phx) / px)
     kj = np.round((cy - phy) / py)
-    on_lattice = (
-        (np.abs(cx - phx - ki * px) <= 0.2 * px)
-        & (np.abs(cy - phy - kj * py) <= 0.2 * py)
-        & (w >= 0.35 * px)
-        & (h >= 0.35 * py)
-        & (w <= 1.05 * px)
-        & (h <= 1.05 * py)
-        & (area >= 0.5 * w * h)
-    )
-    off = face[
-        (np.abs(cx[face] - phx - ki[face] * px) > 0.2 * px)
-        | (np.abs(cy[face] - phy - kj[face] * py) > 0.2 * py)
-    ]
-    if len(off) >= _MIN_FACES:
-        raise CalibrationError("two boards found: tiles on two lattices; show only one board")
-    sel = np.nonzero(on_lattice)[0]
-    # A face two to four cells long on an axis, on the lattice points it
-    # spans: the lines between the cells were not drawn (a browser zoomed out
-    # draws a 1 px line at 0.67-0.75 px and drops one in every few; at 67%
-    # up to three in a row), so it is those cells. (Longer runs are refused:
-    # a flat stretch of a window may fit a long span by chance.)
+    # A flat region is a cell when it is cell-sized and centred on a lattice
+    # point. One two to four cells long on an axis, on the lattice points it
+    # spans, is those cells: the lines between them were not drawn (a browser
+    # zoomed out draws a 1 px line at 0.67-0.75 px and drops one in every
+    # few; at 67% up to three in a row). (Longer runs are refused: a flat
+    # stretch of a window may fit a long span by chance.)
     span_x, span_y = np.round(w / px).clip(1, _MAX_SPAN), np.round(h / py).clip(1, _MAX_SPAN)
     first_i = np.round((cx - phx) / px - (span_x - 1) / 2)
     first_j = np.round((cy - phy) / py - (span_y - 1) / 2)
-    merged = np.nonzero(
-        ((span_x > 1) | (span_y > 1))
-        & (np.abs(cx - phx - (first_i + (span_x - 1) / 2) * px) <= 0.2 * px)
+    on_lattice = np.nonzero(
+        (np.abs(cx - phx - (first_i + (span_x - 1) / 2) * px) <= 0.2 * px)
         & (np.abs(cy - phy - (first_j + (span_y - 1) / 2) * py) <= 0.2 * py)
         & (w >= (span_x - 0.65) * px)
         & (h >= (span_y - 0.65) * py)
@@ -271,19 +255,25 @@ def _face_grid(image: Image) -> Grid:
         & (h <= (span_y + 0.05) * py)
         & (area >= 0.5 * w * h)
     )[0]
-    if len(merged):
+    off = face[
+        (np.abs(cx[face] - phx - ki[face] * px) > 0.2 * px)
+        | (np.abs(cy[face] - phy - kj[face] * py) > 0.2 * py)
+    ]
+    if len(off) >= _MIN_FACES:
+        raise CalibrationError("two boards found: tiles on two lattices; show only one board")
+    if (span_x[on_lattice] * span_y[on_lattice] > 1).any():
         # Lines dropped leave few single faces to fit the pitch on (whole
         # pixels each, at 67% seven columns of sixteen, 0.02 px a cell off):
         # every face's two edges, a whole number of cells apart, fit it.
-        px, phx = _edge_fit(x, w, np.concatenate([ki[sel], first_i[merged]]), sel, merged, span_x)
-        py, phy = _edge_fit(y, h, np.concatenate([kj[sel], first_j[merged]]), sel, merged, span_y)
-    i0 = int(min(ki[sel].min(), first_i[merged].min(initial=np.inf)))
-    j0 = int(min(kj[sel].min(), first_j[merged].min(initial=np.inf)))
-    i1 = int(max(ki[sel].max(), (first_i + span_x - 1)[merged].max(initial=-np.inf)))
-    j1 = int(max(kj[sel].max(), (first_j + span_y - 1)[merged].max(initial=-np.inf)))
-    occ = np.zeros((j1 - j0 + 1, i1 - i0 + 1), dtype=np.uint8)
-    occ[(kj[sel] - j0).astype(int), (ki[sel] - i0).astype(int)] = 1
-    for f in merged:
+        px, phx = _edge_fit(x[on_lattice], w[on_lattice], first_i[on_lattice], span_x[on_lattice])
+        py, phy = _edge_fit(y[on_lattice], h[on_lattice], first_j[on_lattice], span_y[on_lattice])
+    last_i, last_j = first_i + span_x - 1, first_j + span_y - 1
+    i0, j0 = int(first_i[on_lattice].min()), int(first_j[on_lattice].min())
+    occ = np.zeros(
+        (int(last_j[on_lattice].max()) - j0 + 1, int(last_i[on_lattice].max()) - i0 + 1),
+        dtype=np.uint8,
+    )
+    for f in on_lattice:
         a, b = int(first_j[f]) - j0, int(first_i[f]) - i0
         occ[a : a + int(span_y[f]), b : b + int(span_x[f])] = 1
     # holes (a hovered or pressed cell) must not split a board in two
@@ -312,24 +302,19 @@ def _edge_fit(
     start: npt.NDArray[np.int32],
     size: npt.NDArray[np.int32],
     first: npt.NDArray[np.float64],
-    single: npt.NDArray[np.intp],
-    merged: npt.NDArray[np.intp],
     span: npt.NDArray[np.float64],
 ) -> tuple[float, float]:
     """(pitch, centre of a one-cell face at lattice point 0) along one axis,
     from the faces' first and last pixels: a face from lattice point k over n
     cells starts at a + k * pitch and ends at b + (k + n) * pitch."""
-    idx = np.concatenate([single, merged])
-    n = np.concatenate([np.ones(len(single)), span[merged]])
-    lo = start[idx].astype(np.float64)
-    hi = lo + size[idx]
-    m = len(idx)
+    m = len(start)
     a = np.zeros((2 * m, 3))
     a[:m, 0] = 1.0
     a[m:, 1] = 1.0
     a[:m, 2] = first
-    a[m:, 2] = first + n
-    (left, right, pitch), *_ = np.linalg.lstsq(a, np.concatenate([lo, hi]), rcond=None)
+    a[m:, 2] = first + span
+    lo = start.astype(np.float64)
+    (left, right, pitch), *_ = np.linalg.lstsq(a, np.concatenate([lo, lo + size]), rcond=None)
     return float(pitch), float((left + right + pitch) / 2)
 
 
