@@ -416,13 +416,23 @@ WEBOWN_STYLES: dict[str, tuple[int, int]] = {
     "buttons": (30, 2),  # the browser's own buttons; opened ones disabled
     "checker": (30, 0),  # no lines: a checkerboard of two greens, opened two tans
 }
+# "random<N>": the look the page draws from seed N (cells of 16-40 px, gaps of
+# at most 4): the window is sized for the largest.
+WEBOWN_RANDOM = "random"
+WEBOWN_RANDOM_MAX = (40, 4)
 WEBOWN_PAGE = Path(__file__).resolve().parent / "webmines.html"
+
+
+def _webown_seed(style: str) -> int | None:
+    """N of a "random<N>" look, else None."""
+    rest = style.removeprefix(WEBOWN_RANDOM)
+    return int(rest) if rest != style and rest.isdigit() else None
 
 
 def _webown(style: str, zoom: float, cols: int, rows: int, mines: int) -> Variant:
     """Our own test-only web Minesweeper in one of its looks (WEBOWN_STYLES), in
     Chromium at a device scale factor: hobby web clones msolver was never tuned on."""
-    if style not in WEBOWN_STYLES:
+    if style not in WEBOWN_STYLES and _webown_seed(style) is None:
         raise ValueError(f"unknown web-own style {style!r}")
     return Variant(
         name=f"web-own-{style}-z{int(zoom * 100)}-{cols}x{rows}",
@@ -664,6 +674,11 @@ BATTERY: tuple[Variant, ...] = (
     _webown("soft", 0.8, 16, 16, 40),
     # no lines at all: a checkerboard of two greens (many web clones' look)
     _webown("checker", 1.0, 16, 16, 40),
+    # looks the page draws from a seed, zoomed out: 1 px lines round gradient
+    # faces at 80%, three of them dropped (the faces' ramps are no flat face
+    # to span them); lines round flat faces at 90%, one dropped each way
+    _webown("random30", 0.8, 16, 16, 40),
+    _webown("random33", 0.9, 16, 16, 40),
     # gnome-mines under a dark and a high-contrast desktop theme (the gaps
     # and the window dark, the tiles its own): at 1200x700 its last two rows
     # are a pixel shorter, which the dark gaps make matter.
@@ -923,8 +938,10 @@ def _launch_webown(
     site.mkdir()
     shutil.copy(WEBOWN_PAGE, site / "webmines.html")
     style = str(variant.param("style"))
-    cell, gap = WEBOWN_STYLES[style]
-    lines = 1 if style in ("flat", "big") else 0  # the outer grid line around the board
+    seed = _webown_seed(style)
+    cell, gap = WEBOWN_RANDOM_MAX if seed is not None else WEBOWN_STYLES[style]
+    # the outer grid line around the board
+    lines = 1 if style in ("flat", "big") or seed is not None else 0
     board_w = variant.cols * cell + (variant.cols - 1) * gap + 2 * lines
     board_h = variant.rows * cell + (variant.rows - 1) * gap + 2 * lines
     # body padding 16 each side, header 40 + 10 above the board, 24 px spare
@@ -932,6 +949,9 @@ def _launch_webown(
     css_h = board_h + 40 + 10 + 2 * 16 + 24
     query = (
         f"webmines.html?cols={variant.cols}&rows={variant.rows}&mines={variant.mines}&style={style}"
+        if seed is None
+        else f"webmines.html?cols={variant.cols}&rows={variant.rows}&mines={variant.mines}"
+        f"&style={WEBOWN_RANDOM}&seed={seed}"
     )
     return _launch_chromium(variant, display, tmpdir, env, site, query, (css_w, css_h))
 

