@@ -429,13 +429,15 @@ def _webown_seed(style: str) -> int | None:
     return int(rest) if rest != style and rest.isdigit() else None
 
 
-def _webown(style: str, zoom: float, cols: int, rows: int, mines: int) -> Variant:
+def _webown(
+    style: str, zoom: float, cols: int, rows: int, mines: int, sideways: bool = False
+) -> Variant:
     """Our own test-only web Minesweeper in one of its looks (WEBOWN_STYLES), in
     Chromium at a device scale factor: hobby web clones msolver was never tuned on."""
     if style not in WEBOWN_STYLES and _webown_seed(style) is None:
         raise ValueError(f"unknown web-own style {style!r}")
     return Variant(
-        name=f"web-own-{style}-z{int(zoom * 100)}-{cols}x{rows}",
+        name=f"web-own-{style}-z{int(zoom * 100)}-{cols}x{rows}{'-sideways' if sideways else ''}",
         game="web-own",
         toolkit="web (Chromium, CSS grid of divs)",
         theme=f"web-own-{style}-{int(zoom * 100)}",
@@ -446,7 +448,7 @@ def _webown(style: str, zoom: float, cols: int, rows: int, mines: int) -> Varian
         # the mines are laid at the first click, never under the clicked cell
         first_click="safe",
         end_signal=WEBOWN_END,
-        params=(("style", style), ("zoom", zoom)),
+        params=(("style", style), ("zoom", zoom), ("cascade", "sides" if sideways else "all")),
         flag="right",
     )
 
@@ -679,6 +681,10 @@ BATTERY: tuple[Variant, ...] = (
     # to span them); lines round flat faces at 90%, one dropped each way
     _webown("random30", 0.8, 16, 16, 40),
     _webown("random33", 0.9, 16, 16, 40),
+    # no lines, and each cell's face a ramp lit from above: a checkerboard of
+    # two shades whose cells no flat face and no shape but the ramp tell apart
+    _webown("random4", 1.0, 16, 16, 40),
+    _webown("random15", 1.25, 16, 16, 40),
     # gnome-mines under a dark and a high-contrast desktop theme (the gaps
     # and the window dark, the tiles its own): at 1200x700 its last two rows
     # are a pixel shorter, which the dark gaps make matter.
@@ -949,9 +955,10 @@ def _launch_webown(
     css_h = board_h + 40 + 10 + 2 * 16 + 24
     query = (
         f"webmines.html?cols={variant.cols}&rows={variant.rows}&mines={variant.mines}&style={style}"
+        f"&cascade={variant.param('cascade', 'all')}"
         if seed is None
         else f"webmines.html?cols={variant.cols}&rows={variant.rows}&mines={variant.mines}"
-        f"&style={WEBOWN_RANDOM}&seed={seed}"
+        f"&style={WEBOWN_RANDOM}&seed={seed}&cascade={variant.param('cascade', 'all')}"
     )
     return _launch_chromium(variant, display, tmpdir, env, site, query, (css_w, css_h))
 

@@ -391,7 +391,8 @@ def _alike(
     # A cell whose only shape is a smooth ramp (a gradient behind the window,
     # no cell of its own) correlates with every other such cell: only cells
     # with more than that may stand for the board.
-    idx = np.nonzero(seed.ravel() & (norm > 1e-3) & _shaped(px))[0]
+    shaped = _shaped(px) | _cut_ramps(px, rows, cols)
+    idx = np.nonzero(seed.ravel() & (norm > 1e-3) & shaped)[0]
     ncc: npt.NDArray[np.floating[Any]] = np.zeros(rows * cols)
     if len(idx) < _MIN_CELLS:
         return np.zeros((rows, cols), bool), ncc.reshape(rows, cols)
@@ -491,6 +492,51 @@ def _shaped(px: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     flat = _flat_norm(px.shape[1] * px.shape[2])
     out: npt.NDArray[np.bool_] = np.sqrt(np.maximum(rest, 0.0)) > flat
     return out
+
+
+def _cut_ramps(px: npt.NDArray[np.float32], rows: int, cols: int) -> npt.NDArray[np.bool_]:
+    """Which cells (px: (rows * cols, _N*_N, 3)) are a ramp that breaks at both
+    its ends: a face lit from above drawn afresh in each cell (a lineless board
+    of shaded cells), where a gradient behind a window runs on from one window
+    into the next, and half a cell breaks at one end only."""
+    g = px.reshape(rows, cols, _N, _N, 3).astype(np.float64).mean(axis=4)
+    coef = np.tensordot(g.reshape(rows, cols, -1), _RAMP[:, 1:], axes=([2], [0]))
+    flat = _flat_norm(_N * _N)
+    along_x, along_y = np.abs(coef[..., 0]) > flat, np.abs(coef[..., 1]) > flat
+    # The step one sample makes along the ramp inside a cell; across a
+    # boundary, how far the next cell's second sample lies off the ramp
+    # carried on from this cell's last but one (the samples by the boundary
+    # blend both cells).
+    sy = np.diff(g, axis=2).mean(axis=(2, 3))
+    sx = np.diff(g, axis=3).mean(axis=(2, 3))
+    down = np.abs(
+        g[1:, :, 1, :].mean(axis=2) - g[:-1, :, -2, :].mean(axis=2) - 1.5 * (sy[1:] + sy[:-1])
+    )
+    across = np.abs(
+        g[:, 1:, :, 1].mean(axis=2) - g[:, :-1, :, -2].mean(axis=2) - 1.5 * (sx[:, 1:] + sx[:, :-1])
+    )
+    sy, sx = np.abs(sy), np.abs(sx)
+    # a boundary with no cell beyond (the picture's edge) breaks
+    top, bottom = np.ones((rows, cols), bool), np.ones((rows, cols), bool)
+    brk = down > np.maximum(_BREAK, _BREAK_STEPS * np.maximum(sy[1:], sy[:-1]))
+    top[1:], bottom[:-1] = brk, brk
+    left, right = np.ones((rows, cols), bool), np.ones((rows, cols), bool)
+    brk = across > np.maximum(_BREAK, _BREAK_STEPS * np.maximum(sx[:, 1:], sx[:, :-1]))
+    left[:, 1:], right[:, :-1] = brk, brk
+    cut = (
+        (along_x | along_y)
+        & (~along_y | (top & bottom))
+        & (~along_x | (left & right))
+        & (top | bottom | left | right)
+    )
+    out: npt.NDArray[np.bool_] = cut.ravel()
+    return out
+
+
+# A ramp breaks at a boundary when the step across it is over _BREAK levels and
+# over _BREAK_STEPS of the ramp's own step per sample on either side.
+_BREAK = 4.0
+_BREAK_STEPS = 2.0
 
 
 def _flat_norm(d: int) -> float:
