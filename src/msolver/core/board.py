@@ -75,6 +75,21 @@ def neighbours_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
+@cache
+def side_neighbours_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """For each flat index, the flat indices of its up-to-4 neighbours across a side:
+    the cells some games' cascade opens around a 0 (they flood sideways only)."""
+    table: list[tuple[int, ...]] = []
+    for r in range(height):
+        for c in range(width):
+            nbrs = []
+            for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+                if 0 <= r + dr < height and 0 <= c + dc < width:
+                    nbrs.append((r + dr) * width + c + dc)
+            table.append(tuple(nbrs))
+    return tuple(table)
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """An immutable snapshot of what the player can see.
@@ -142,9 +157,7 @@ class Board:
                     f"row {r} (line {first + r + 1}) is blank: a blank line inside the board"
                 )
             if len(line) != width:
-                raise BoardError(
-                    f"row {r} has {len(line)} cells, row 0 has {width} (ragged board)"
-                )
+                raise BoardError(f"row {r} has {len(line)} cells, row 0 has {width} (ragged board)")
             for c, ch in enumerate(line):
                 state = _STATE_OF.get(ch)
                 if state is None:
@@ -156,8 +169,7 @@ class Board:
             if state > len(table[i]):
                 r, c = divmod(i, width)
                 raise BoardError(
-                    f"row {r}, col {c}: number {state} exceeds its "
-                    f"{len(table[i])} neighbours"
+                    f"row {r}, col {c}: number {state} exceeds its {len(table[i])} neighbours"
                 )
         return cls(width, height, mines, tuple(cells))
 

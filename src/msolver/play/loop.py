@@ -23,6 +23,7 @@ from msolver.core.board import (
     Board,
     Result,
     neighbours_table,
+    side_neighbours_table,
     state_char,
 )
 from msolver.core.clock import Clock, RealClock
@@ -235,6 +236,7 @@ class Player:
         self.park = self.frame.to_points(*park)
         self.last_board: Board | None = None
         self._nbrs = neighbours_table(self.grid.cols, self.grid.rows)
+        self._sides = side_neighbours_table(self.grid.cols, self.grid.rows)
         self.rereads = 0  # frames read again after a check failed (mid-redraw grabs)
         # Set by `_look` when it had to read again (a frame it could not read
         # cleanly at first): the read it returns then needs a second grab's word.
@@ -629,7 +631,7 @@ class Player:
                         # A look under it not named yet: a verdict only.
                         game.covered = game.covered or bool(won.unsure)
                     return image, won
-            open_zero = self._open_zero(reading.board)
+            open_zero = self._open_zero(reading)
             if not reading.low_confidence and open_zero is None:
                 return image, reading
             # Unread cells that are all cells the batch clicked, or a passing
@@ -939,13 +941,15 @@ class Player:
         cells[hit[0]] = EXPLODED
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
-    def _open_zero(self, board: Board) -> int | None:
+    def _open_zero(self, reading: Reading) -> int | None:
         """A 0 next to an unopened cell, if any: the game opens a 0's neighbours in the
         same redraw, so such a frame is caught mid-redraw or misread (gnome-mines
-        lights the cell under the pointer in a grey close to an opened cell)."""
-        cells = board.cells
+        lights the cell under the pointer in a grey close to an opened cell). A
+        game seen to flood sideways only opens a 0's side neighbours."""
+        cells = reading.board.cells
+        opens = self._sides if reading.sides_only else self._nbrs
         for i, s in enumerate(cells):
-            if s == 0 and any(cells[j] == UNKNOWN for j in self._nbrs[i]):
+            if s == 0 and any(cells[j] == UNKNOWN for j in opens[i]):
                 return i
         return None
 

@@ -38,13 +38,22 @@ What keeps it from learning nonsense, or acting on it:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
 
-from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board, neighbours_table
+from msolver.core.board import (
+    EXPLODED,
+    FLAG,
+    MINE,
+    UNKNOWN,
+    WRONG_FLAG,
+    Board,
+    neighbours_table,
+    side_neighbours_table,
+)
 from msolver.core.clock import Clock, RealClock
 from msolver.vision import digits
 from msolver.vision.contentbatch import (
@@ -63,7 +72,7 @@ from msolver.vision.contentbatch import (
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.lookmatch import LookTable, best_look
-from msolver.vision.naming import name_looks
+from msolver.vision.naming import Naming, name_looks
 from msolver.vision.patchcache import PatchCache, PatchMemo
 from msolver.vision.profile import BLANK_K, STATE_OF_LABEL, Profile, cell_patches
 from msolver.vision.reader import VisionReader
@@ -148,6 +157,16 @@ F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 _SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
 _LOOK_KEY = 100  # a cell's key for an unnamed look k is _LOOK_KEY + k
+# 0s bordering unopened cells corner to corner that show a sideways cascade.
+_SIDEWAYS_ZEROS = 2
+# Faces this near (levels, per channel) are one face with or without a glyph.
+_SAME_FACE = 10.0
+
+
+def _same_face(a: F64, b: F64) -> bool:
+    return float(np.abs(a - b).max()) <= _SAME_FACE
+
+
 _SHOWN_PER_CELL = 12  # contents kept per cell by their pixels (see _content)
 _SHOWN_BYTES = 32 << 20  # and their keys' bytes in all
 # Levels (of 255, any channel) by which two cells' blank looks may differ at a
@@ -334,6 +353,10 @@ class LearningReader:
         self._xs = [x - left for x in xs[:-1]]
         self._ys = [y - top for y in ys[:-1]]
         self._nbrs = neighbours_table(profile.cols, profile.rows)
+        # The cells a 0 opens: all its neighbours, until an opening shows the
+        # game floods sideways only (`_sideways`).
+        self.sides_only = False
+        self._opens = self._nbrs
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
         # Blank cells in two shades alternating as a checkerboard (Google's look):
@@ -614,6 +637,10 @@ class LearningReader:
     # -- reading ---------------------------------------------------------------------------
 
     def read(self, image: Image) -> Reading:
+        reading = self._read(image)
+        return replace(reading, sides_only=True) if self.sides_only else reading
+
+    def _read(self, image: Image) -> Reading:
         p = self.profile
         n = self._n
         states: list[int | None]
@@ -1109,7 +1136,7 @@ class LearningReader:
         cell's look then is no evidence of anything."""
         last = self._last
         assert last is not None
-        return last[i] == 0 and any(last[j] in (UNKNOWN, FLAG) for j in self._nbrs[i])
+        return last[i] == 0 and any(last[j] in (UNKNOWN, FLAG) for j in self._opens[i])
 
     def _same_key(self, last: int, now: int) -> bool:
         if last == now:
@@ -1257,25 +1284,36 @@ class LearningReader:
         )
         if self._own_tiles:
             numbers |= frozenset(int(label) for label in p.tiles if label.isdigit())
+
         # With a base reader its tiles say nothing about these cells: it was unsure
         # of them, or read them unopened where they are not (a built-in theme
         # that only looks like the game's), so a number it knows may be drawn here
         # in a look it does not know.
         # Looks that differ only by the shade of their face may show one number
         # (a translucent opened cell over a picture: kmines' default theme).
-        naming = name_looks(
-            p.cols,
-            p.rows,
-            p.mines,
-            known,
-            groups,
-            flagged=frozenset(self._flagged),
-            known_numbers=numbers,
-            guessed=self._guessed,
-            variants={k: self._variant_of(k) for k in groups},
-            alike=alike,
-            mines_only=frozenset(outside),
-        )
+        def named(sides_only: bool) -> Naming:
+            return name_looks(
+                p.cols,
+                p.rows,
+                p.mines,
+                known,
+                groups,
+                flagged=frozenset(self._flagged),
+                known_numbers=numbers,
+                guessed=self._guessed,
+                variants={k: self._variant_of(k) for k in groups},
+                alike=alike,
+                mines_only=frozenset(outside),
+                sides_only=sides_only,
+                inkless=self._blank_on_number_face(groups),
+            )
+
+        naming = named(self.sides_only)
+        if not self.sides_only and naming.unnamed and not naming.fits and not outside:
+            sideways = named(True)
+            if self._sideways(known, groups, sideways):
+                self.sides_only, self._opens = True, side_neighbours_table(p.cols, p.rows)
+                naming = sideways
         for i in outside:
             look = look_of.get(i)
             shown = known[i]
@@ -1315,6 +1353,41 @@ class LearningReader:
             unproven=self._unproven(look_of) - unsure,
             strain=self._strains(naming.fits),
         )
+
+    def _blank_on_number_face(self, groups: Mapping[int, Sequence[int]]) -> frozenset[int]:
+        """The new looks that draw nothing on a face that another look draws a
+        glyph on: each can only be a 0 (a number is drawn on that face). A look
+        of a face of its own may still be any number (a game could tell its
+        numbers by their face alone)."""
+        faces = [
+            look.content.face
+            for look in self.looks
+            if look.content.ink is not None and (look.state is None or look.state >= 1)
+        ]
+        return frozenset(
+            k
+            for k in groups
+            if self.looks[k].content.ink is None
+            and any(_same_face(self.looks[k].content.face, f) for f in faces)
+        )
+
+    def _sideways(
+        self, known: Sequence[int | None], groups: Mapping[int, Sequence[int]], naming: Naming
+    ) -> bool:
+        """Whether an opening that fits no numbering when a 0 opens all its
+        neighbours shows a game whose cascade floods sideways only (a hobby
+        clone's four-way flood fill): numbered so, the board fits (each look
+        named, or some left to a guess among numberings that fit), and its
+        0s border unopened cells corner to corner, as only such a
+        cascade leaves them: at least _SIDEWAYS_ZEROS of them, or one we
+        clicked ourselves. One other cell alone may be a cell lit under the
+        pointer, which the rule of all neighbours is there to refuse."""
+        if naming.unnamed and not naming.fits:
+            return False
+        zeros = [i for k, name in naming.names.items() if name == "0" for i in groups[k]]
+        zeros += [i for i, s in enumerate(known) if s == 0]
+        cornered = [i for i in zeros if any(known[j] == UNKNOWN for j in self._nbrs[i])]
+        return len(cornered) >= _SIDEWAYS_ZEROS or any(i in self._batch for i in cornered)
 
     def _strains(self, fits: Sequence[Mapping[int, int]]) -> tuple[float, ...]:
         """How ill each numbering of new looks fits their glyphs: per look, its

@@ -36,6 +36,7 @@ from msolver.core.board import (
     WRONG_FLAG,
     Board,
     neighbours_table,
+    side_neighbours_table,
 )
 from msolver.core.solver import Decision, Move
 from msolver.core.solver.constraints import Inconsistent, build
@@ -83,6 +84,8 @@ def name_looks(
     variants: Mapping[int, frozenset[int]] | None = None,
     alike: Mapping[int, frozenset[int]] | None = None,
     mines_only: frozenset[int] = frozenset(),
+    sides_only: bool = False,
+    inkless: frozenset[int] = frozenset(),
 ) -> Naming:
     """Name new looks on a board.
 
@@ -101,6 +104,10 @@ def name_looks(
     clicks made reaches them. A look on one is no number, so its numberings
     are not searched (a lost game's 199 mines in a look not named yet, each
     numbering a board whose count took every byte of memory).
+    sides_only: the game's cascade opens only a 0's side neighbours, so a 0
+    may border unopened cells corner to corner.
+    inkless: looks that draw nothing on their face: a number is drawn, so
+    each can only be a 0.
     """
     variants = variants or {}
     alike = alike or {}
@@ -140,7 +147,18 @@ def name_looks(
         for look, name in names.items():
             for i in looks[look]:
                 base[i] = FLAG if name == "flag" else base[i]
-        rules = _Rules(width, height, mines, known, known_numbers, variants, alike, mines_only)
+        rules = _Rules(
+            width,
+            height,
+            mines,
+            known,
+            known_numbers,
+            variants,
+            alike,
+            mines_only,
+            sides_only,
+            inkless,
+        )
         order, fits, why = _numberings(rules, base, numbered)
         if why:
             return Naming(names, tuple(order), why)
@@ -230,6 +248,8 @@ class _Rules:
     variants: Mapping[int, frozenset[int]]
     alike: Mapping[int, frozenset[int]]
     mines_only: frozenset[int] = frozenset()
+    sides_only: bool = False
+    inkless: frozenset[int] = frozenset()
 
 
 def _numberings(
@@ -254,6 +274,9 @@ def _candidates(
     """Per new look, the numbers its cells' own neighbourhoods allow, lowest first."""
     known, known_numbers, variants = rules.known, rules.known_numbers, rules.variants
     nbrs = neighbours_table(rules.width, rules.height)
+    opens = (side_neighbours_table if rules.sides_only else neighbours_table)(
+        rules.width, rules.height
+    )
     candidates: dict[int, list[int]] = {}
     for look, cells in numbered.items():
         if any(i in rules.mines_only for i in cells):
@@ -264,17 +287,20 @@ def _candidates(
             hidden = sum(1 for j in nbrs[i] if base[j] == UNKNOWN and known[j] is not None)
             flags = sum(1 for j in nbrs[i] if base[j] in _SHOWN)
             lo, hi = max(lo, flags), min(hi, hidden + flags)
-        # A 0 opens its neighbours at once: it never borders an unopened cell,
-        # and a cell with no unopened or flagged neighbour left can only be a 0
-        # (a number's mines stay unopened).
+        # A 0 opens its neighbours at once (its side neighbours, in a game that
+        # floods sideways only): it never borders an unopened one of them, and
+        # a cell with no unopened or flagged neighbour left can only be a 0 (a
+        # number's mines stay unopened).
         open_all = all(
-            not any(base[j] == UNKNOWN and known[j] is not None for j in nbrs[i]) for i in cells
+            not any(base[j] == UNKNOWN and known[j] is not None for j in opens[i]) for i in cells
         )
         again = variants.get(look, frozenset())
         candidates[look] = [
             v
             for v in range(lo, hi + 1)
-            if (v not in known_numbers or v in again) and (v == 0) == (open_all and hi == 0)
+            if (v not in known_numbers or v in again)
+            and (v > 0 or open_all)
+            and (v == 0 or look not in rules.inkless)
         ]
     return candidates
 

@@ -39,6 +39,10 @@ class Reading:
     # tile: a hover, a flag key's preview, a cell half drawn); the frame is
     # unread, and waiting is the cure.
     passing: frozenset[int] = frozenset()
+    # The game opens only a 0's side neighbours (learned from an opening that
+    # fits no other rule): a 0 may then show beside unopened cells corner to
+    # corner, never side by side.
+    sides_only: bool = False
 
 
 class Reader(Protocol):
