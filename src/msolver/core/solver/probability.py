@@ -395,15 +395,11 @@ def _count_planned(
     forward: list[dict[tuple[int, ...], int]] = [{(0,): 1}]
     budget = _STATE_BUDGET.get()
     states = 0
-    # mined[i][t]: like forward[i + 1][t], but each layout weighted by the
-    # mines box i holds; times the layouts completing t, it sums box i's mines.
-    mined: list[dict[tuple[int, ...], int]] = []
     trans: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]]] = []
     for i in range(n):
         nxt, close, weights = plans[i]
         shift = shifts[i]
         layer: dict[tuple[int, ...], int] = {}
-        mlayer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
         mines_at = range(len(weights))
         # A number that ends at this box fixes the box's mines (the first
@@ -440,7 +436,6 @@ def _count_planned(
                 moves.append((m, t, w))
                 if m:
                     layer[t] = layer.get(t, 0) + (poly * w << shift[m])
-                    mlayer[t] = mlayer.get(t, 0) + (poly * (w * m) << shift[m])
                 else:
                     # No mine in the box: one way, no shift.
                     layer[t] = layer.get(t, 0) + poly
@@ -450,36 +445,42 @@ def _count_planned(
             states += len(layer)
             if states > budget:
                 raise CountTooLarge
-        mined.append(mlayer)
         trans.append(tlayer)
 
+    # Box i's mines summed over every layout: each layout reaching a state
+    # at i (forward) times, over the box's moves from it, the layouts that
+    # complete the move (backward) weighted by the box's mines. Found in the
+    # backward pass, one product per state: no layer of its own forward.
     backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
     backward[n] = {(0,): 1}
+    sums: list[int] = [0] * n
     for i in range(n - 1, -1, -1):
         shift = shifts[i]
         after = backward[i + 1]
         here = backward[i]
+        reach = forward[i]
+        summed = 0
         for state, moves in trans[i].items():
             acc = 0
+            macc = 0
             for m, t, w in moves:
                 bt = after.get(t)
                 if bt:
-                    acc += bt * w << shift[m] if m else bt
+                    if m:
+                        x = bt * w << shift[m]
+                        acc += x
+                        macc += x * m
+                    else:
+                        acc += bt
             if acc:
                 here[state] = acc
+                if macc:
+                    summed += reach[state] * macc
+        sums[order[i]] = summed
 
     packed = backward[0].get((0,), 0)
     if not packed:
         return None
-    sums: list[int] = [0] * n
-    for i in range(n):
-        after = backward[i + 1]
-        acc = 0
-        for t, mpoly in mined[i].items():
-            bt = after.get(t)
-            if bt:
-                acc += mpoly * bt
-        sums[order[i]] = acc
     return _Packed(packed, tuple(sums), width, ystride)
 
 
