@@ -415,19 +415,25 @@ def _count_planned(
                 ms = (m0,) if 0 <= m0 < len(weights) else ()
             for m in ms:
                 ok = True
-                for src, need in close_rest:
-                    if state[src] + m != need:
-                        ok = False
-                        break
-                if not ok:
-                    continue
+                if close_rest:
+                    for src, need in close_rest:
+                        if state[src] + m != need:
+                            ok = False
+                            break
+                    if not ok:
+                        continue
                 vals = []
                 for src, mine, least, need in nxt:
-                    v = state[src] + m if mine else state[src]
-                    if v > need or v < least:
-                        ok = False
-                        break
-                    vals.append(v)
+                    if mine:
+                        v = state[src] + m
+                        if v > need or v < least:
+                            ok = False
+                            break
+                        vals.append(v)
+                    else:
+                        # Neither the value nor its bounds moved since the
+                        # last box (this box is not the number's): it holds.
+                        vals.append(state[src])
                 if not ok:
                     continue
                 vals.append(0)
