@@ -1079,6 +1079,34 @@ def box_chances(
     return solved.weight, boxes, solved.off_num / solved.weight if solved.off else 0.0
 
 
+def _box_chances(region: _Region, h: Poly, weight: int) -> Iterator[tuple[float, int]]:
+    """Each box's mine chance (its mines by the region's mine count, weighed
+    by h, over weight x size) and size. A box still packed is unpacked only
+    when its sums are not all zero (chance 0 needs no sum), and only when
+    asked for: the caller may stop early."""
+    bms = region._box_mines
+    if bms is not None:
+        for cells, bm in zip(region.boxes, bms, strict=True):
+            size = len(cells)
+            yield sum(map(mul, bm, h)) / (weight * size), size
+        return
+    assert region._packed is not None
+    counts, v = region._packed
+    at, ymask, width = v * counts.ystride, (1 << counts.ystride) - 1, counts.width
+    mask = (1 << width) - 1
+    for cells, x in zip(region.boxes, counts.sums, strict=True):
+        size = len(cells)
+        x = (x >> at) & ymask
+        if not x:
+            yield 0.0, size
+            continue
+        coefficients: Poly = []
+        while x:
+            coefficients.append(x & mask)
+            x >>= width
+        yield sum(map(mul, coefficients, h)) / (weight * size), size
+
+
 class Recombined:
     """`layouts_and_least` for boards whose regions are all fixed but one.
 
@@ -1155,16 +1183,21 @@ class Recombined:
         if not self._unknown:
             return weight, 0.0, 0.0
         # `_two_least` written out (its answer does not depend on the order
-        # the chances come in): no list of pairs per number.
+        # the chances come in): no list of pairs per number. Once two cells
+        # have chance 0 (four numbers in ten), nothing can come below them:
+        # the other boxes, the off-frontier cells and the fixed regions are
+        # not looked at.
         least = second = 1.0
-        for cells, bm in zip(varying.boxes, varying.box_mines, strict=True):
-            size = len(cells)
-            p = sum(map(mul, bm, h)) / (weight * size)
+        for p, size in _box_chances(varying, h, weight):
             if p < least:
                 second = p if size > 1 else least
                 least = p
+                if second == 0.0:
+                    return weight, 0.0, 0.0
             elif p < second:
                 second = p
+                if p == 0.0:
+                    return weight, 0.0, 0.0
         if self._off:
             p = sum(map(mul, total, self._o)) / weight
             if p < least:
