@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import tests.core.reference_solver as ref
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
 from msolver.core.game import LEVELS, FirstClick, Game, Status
-from msolver.core.solver import Solver, endgame, guess, rules
+from msolver.core.solver import Solver, endgame, guess, probability, rules
 from msolver.core.solver.constraints import Builder, Constraints, build
 from msolver.core.solver.probability import (
     Recombined,
@@ -136,19 +136,54 @@ def test_probabilities_equal_the_reference_exactly(board: Board) -> None:
     assert fast.off_frontier_p == slow.off_frontier_p
 
 
-@settings(max_examples=60, deadline=None)
-@given(positions)
-def test_lookahead_equals_the_reference(board: Board) -> None:
+def _looks(board: Board, most: int) -> Iterator[tuple[Constraints, guess._Lookahead]]:
+    """A few unknown cells of the board (the same few every time), each opened."""
     cs = build(board)
     assert isinstance(cs, Constraints)
     unknown = [i for i, s in enumerate(board.cells) if s == UNKNOWN]
-    for i in Random(len(unknown)).sample(unknown, min(4, len(unknown))):
-        look = guess._Lookahead(board, cs, i)
+    for i in Random(len(unknown)).sample(unknown, min(most, len(unknown))):
+        yield cs, guess._Lookahead(board, cs, i)
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions)
+def test_lookahead_equals_the_reference(board: Board) -> None:
+    for cs, look in _looks(board, 4):
+        i = look.i
         for v in range(9):
             slow = ref_guess._next_safety(board, i, v)
             plain = guess._next_safety(board, cs, i, v)
             assert plain[:2] == slow
             assert look.safety(v) == plain  # the second-safest cell too
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions)
+def test_a_candidates_count_along_its_regions_plan_equals_its_own(board: Board) -> None:
+    # `prime_key` with `within` counts along the plan of the region before
+    # (boxes split where the new number sees part of them): the same counts,
+    # for every need, as a plan of the candidate's own region.
+    for _, look in _looks(board, 6):
+        if look.keys is None:
+            continue
+        x, kf = look.at
+        region = look.keys[x]
+        within = look._within(region)
+        probability._CACHE.clear()
+        own = probability.prime_key(region, kf)
+        probability._CACHE.clear()
+        along = probability.prime_key(region, kf, within)
+        if own is None:
+            assert along is None
+            continue
+        assert along is not None
+        assert len(own) == len(along)
+        for a, b in zip(own, along, strict=True):
+            assert (a is None) == (b is None)
+            if a is not None and b is not None:
+                assert a.total == b.total
+                assert a.boxes == b.boxes
+                assert a.box_mines == b.box_mines
 
 
 @st.composite

@@ -145,7 +145,15 @@ class Game:
         if self._mine[index]:
             self._lose(index)
             return self.status
-        self._flood(index)
+        n = self._near[index]
+        if n:
+            # A number opens itself alone (most opens): no flood to run.
+            self._view[index] = n
+            if self._written is not None:
+                self._written.append(index)
+            self._opened += 1
+        else:
+            self._flood(index)
         if self._opened == self._safe_cells:
             self.status = Status.WON
         return self.status
@@ -222,17 +230,22 @@ class Game:
         view, mine, nbrs, near = self._view, self._mine, self._nbrs, self._near
         written = self._written
         stack = [start]
+        opened = 0
         while stack:
             i = stack.pop()
-            if view[i] >= 0 or mine[i]:
+            # Only a closed cell opens (not a flag, nor a cell opened since it
+            # was stacked): every neighbour of a zero is stacked as it is, in
+            # C, and sorted out here.
+            if view[i] != UNKNOWN or mine[i]:
                 continue
             n = near[i]
             view[i] = n
             if written is not None:
                 written.append(i)
-            self._opened += 1
+            opened += 1
             if n == 0:
-                stack.extend(j for j in nbrs[i] if view[j] == UNKNOWN)
+                stack += nbrs[i]
+        self._opened += opened
 
     def _lose(self, index: int) -> None:
         self.status = Status.LOST

@@ -198,9 +198,6 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     def largest_first(p: int) -> int:
         return (p.bit_count() << wide) - (p & -p)
 
-    def first_met(p: int) -> int:
-        return p & -p
-
     # A group's cells worth trying, each as (cell, layouts mining it, place
     # in `live`): a part of a group inherits its parent's list less the cells
     # that cannot matter in it any more. A cell every layout of the parent
@@ -247,14 +244,17 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             # the cells tried before (here and as `gone`), and this cell's split
             before = tried + (gone & ((1 << at) - 1)).bit_count()
             work += size * (before + mute_before[k] + 1)
-            parts = [p for m in shows[k] or shown(k) if (p := group & m)]
-            if len(parts) == 2:
-                # Two parts (the most common split): one comparison, no sort.
-                a, b = parts
-                if b & -b < a & -a:
-                    parts = [b, a]
-            elif len(parts) > 2:
-                parts.sort(key=first_met)
+            # The parts in first-met order as they are found (no sort): the
+            # first layout left and the layouts showing its number (k is safe
+            # in all of them), again until none is left, each from the mask
+            # `same` already holds for that layout (one part a step, not one
+            # step per number k may show).
+            parts = [group & ~sm[first]]
+            rest = group & sm[first]
+            while rest:
+                p = group & ~sm[(rest & -rest).bit_length() - 1]
+                parts.append(p)
+                rest ^= p
             # In every part k is safe and shows one number: it joins `gone`.
             # The cells before it that some layout mines go on with the rest:
             # listed only when a part is searched (most are single layouts

@@ -204,6 +204,26 @@ class _Lookahead:
                 if c == self.unk:
                     self.keys, self.at = keys, (x, k)
 
+    def _within(self, region: Key) -> tuple[Key, int] | None:
+        """The numbers of the board before that make up `region` (i's new
+        number aside), as a region key, and i: `prime_key` counts along
+        their plan, which every candidate in a region shares. None when a
+        number saw i alone (it would leave no cells)."""
+        i = self.i
+        inner = {cells for cells, _ in region}
+        base: list[tuple[tuple[int, ...], int]] = []
+        for cells, need in self.cs.constraints:
+            if i in cells:
+                left = tuple([c for c in cells if c != i])
+                if not left:
+                    return None
+                if left in inner:
+                    base.append((cells, need))
+            elif cells in inner:
+                base.append((cells, need))
+        base.sort()
+        return tuple(base), i
+
     def safety(self, value: int) -> tuple[int, float, float]:
         """Layouts showing `value`, and the safety of the best and second-best next cells."""
         if not self.fits:
@@ -218,7 +238,7 @@ class _Lookahead:
         region = keys[x]
         rest = self.rest
         if rest is None:
-            self.by_need = prime_key(region, kf)
+            self.by_need = prime_key(region, kf, self._within(region))
             cells = len({c for con, _ in region for c in con})
             cs = self.cs
             others = keys[:x] + keys[x + 1 :]

@@ -23,7 +23,7 @@ exactly 0 or 1 is exact: those are the certain moves this tier adds.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -187,12 +187,10 @@ class RegionCount:
 # Per position of the band order: the box's size, its constraints, how the
 # next state is formed from the current one (source slot, whether this box
 # counts, constraint, capacity still to come) and which constraints close.
-_Shape = tuple[
-    tuple[
-        int, tuple[int, ...], tuple[tuple[int, bool, int, int], ...], tuple[tuple[int, int], ...]
-    ],
-    ...,
+_Step = tuple[
+    int, tuple[int, ...], tuple[tuple[int, bool, int, int], ...], tuple[tuple[int, int], ...]
 ]
+_Shape = tuple[_Step, ...]
 # Plans by the region's shape (box sizes and which boxes each number sees),
 # which outlives the numbers' values: a lookahead candidate re-counts one
 # shape for every number it may show.
@@ -338,16 +336,25 @@ def _count_packed(
     sizes: list[int], cons: list[list[int]], needs: list[int], free: frozenset[int]
 ) -> _Packed | None:
     """The counting behind `count_by_free`, its results left packed (None: no layout)."""
-    n = len(sizes)
     # A lookahead candidate's shape almost never comes back (4.4 new ones
     # against 0.2 seen before per expert game): not kept, so the collector
     # never walks it.
     order, shape = _plan(tuple(sizes), tuple(tuple(c) for c in cons), keep=not free)
+    return _count_planned(order, shape, needs, free)
+
+
+def _count_planned(
+    order: Sequence[int], shape: _Shape, needs: Sequence[int], free: Collection[int]
+) -> _Packed | None:
+    """`_count_packed` along a plan made already: `order[i]` is the box at
+    position i, where its sums go."""
+    n = len(order)
     plans = []
     # The layouts there can be at most: each box holds 0..mmax mines, the
     # product of its ways; and the most mines the region can hold.
     bound = 1
     most = 0
+    biggest = 1
     for size, box_cs, nxt_s, close_s in shape:
         # Each next slot as (source, whether this box counts, least, most it
         # may hold): a slot holds between its need less the capacity still to
@@ -363,6 +370,8 @@ def _count_packed(
         bound *= sum(weights)
         if mmax > 0:
             most += mmax
+        if size > biggest:
+            biggest = size
 
     # Polynomials travel packed into one integer, coefficient k in bits
     # [k * width, (k + 1) * width): adding a shifted multiple or multiplying
@@ -375,7 +384,7 @@ def _count_packed(
     # short.
     # The free boxes' mines count in a second variable: v free mines shift
     # by v * ystride, past every slot of the first (at most `most` mines).
-    width = max(1, (bound * max(sizes, default=1)).bit_length())
+    width = max(1, (bound * biggest).bit_length())
     ystride = (most + 1) * width
     shifts = [
         [m * (width + (ystride if order[i] in free else 0)) for m in range(len(plans[i][2]))]
@@ -386,15 +395,11 @@ def _count_packed(
     forward: list[dict[tuple[int, ...], int]] = [{(0,): 1}]
     budget = _STATE_BUDGET.get()
     states = 0
-    # mined[i][t]: like forward[i + 1][t], but each layout weighted by the
-    # mines box i holds; times the layouts completing t, it sums box i's mines.
-    mined: list[dict[tuple[int, ...], int]] = []
     trans: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]]] = []
     for i in range(n):
         nxt, close, weights = plans[i]
         shift = shifts[i]
         layer: dict[tuple[int, ...], int] = {}
-        mlayer: dict[tuple[int, ...], int] = {}
         tlayer: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], int]]] = {}
         mines_at = range(len(weights))
         # A number that ends at this box fixes the box's mines (the first
@@ -410,19 +415,25 @@ def _count_packed(
                 ms = (m0,) if 0 <= m0 < len(weights) else ()
             for m in ms:
                 ok = True
-                for src, need in close_rest:
-                    if state[src] + m != need:
-                        ok = False
-                        break
-                if not ok:
-                    continue
+                if close_rest:
+                    for src, need in close_rest:
+                        if state[src] + m != need:
+                            ok = False
+                            break
+                    if not ok:
+                        continue
                 vals = []
                 for src, mine, least, need in nxt:
-                    v = state[src] + m if mine else state[src]
-                    if v > need or v < least:
-                        ok = False
-                        break
-                    vals.append(v)
+                    if mine:
+                        v = state[src] + m
+                        if v > need or v < least:
+                            ok = False
+                            break
+                        vals.append(v)
+                    else:
+                        # Neither the value nor its bounds moved since the
+                        # last box (this box is not the number's): it holds.
+                        vals.append(state[src])
                 if not ok:
                     continue
                 vals.append(0)
@@ -431,7 +442,6 @@ def _count_packed(
                 moves.append((m, t, w))
                 if m:
                     layer[t] = layer.get(t, 0) + (poly * w << shift[m])
-                    mlayer[t] = mlayer.get(t, 0) + (poly * (w * m) << shift[m])
                 else:
                     # No mine in the box: one way, no shift.
                     layer[t] = layer.get(t, 0) + poly
@@ -441,36 +451,42 @@ def _count_packed(
             states += len(layer)
             if states > budget:
                 raise CountTooLarge
-        mined.append(mlayer)
         trans.append(tlayer)
 
+    # Box i's mines summed over every layout: each layout reaching a state
+    # at i (forward) times, over the box's moves from it, the layouts that
+    # complete the move (backward) weighted by the box's mines. Found in the
+    # backward pass, one product per state: no layer of its own forward.
     backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
     backward[n] = {(0,): 1}
+    sums: list[int] = [0] * n
     for i in range(n - 1, -1, -1):
         shift = shifts[i]
         after = backward[i + 1]
         here = backward[i]
+        reach = forward[i]
+        summed = 0
         for state, moves in trans[i].items():
             acc = 0
+            macc = 0
             for m, t, w in moves:
                 bt = after.get(t)
                 if bt:
-                    acc += bt * w << shift[m] if m else bt
+                    if m:
+                        x = bt * w << shift[m]
+                        acc += x
+                        macc += x * m
+                    else:
+                        acc += bt
             if acc:
                 here[state] = acc
+                if macc:
+                    summed += reach[state] * macc
+        sums[order[i]] = summed
 
     packed = backward[0].get((0,), 0)
     if not packed:
         return None
-    sums: list[int] = [0] * n
-    for i in range(n):
-        after = backward[i + 1]
-        acc = 0
-        for t, mpoly in mined[i].items():
-            bt = after.get(t)
-            if bt:
-                acc += mpoly * bt
-        sums[order[i]] = acc
     return _Packed(packed, tuple(sums), width, ystride)
 
 
@@ -523,11 +539,9 @@ _CACHE_MAX = 4096
 _MISS = object()
 
 
-def _count(key: Key) -> _Region | None:
-    # get, not `in` then index: another thread may clear the cache between.
-    hit = _CACHE.get(key, _MISS)
-    if hit is not _MISS:
-        return hit  # type: ignore[return-value]
+def _boxes(key: Key) -> tuple[list[list[int]], list[list[int]]]:
+    """A region's boxes (cells seen by the same numbers, in the order the key
+    first names them) and each number's boxes."""
     sig: dict[int, list[int]] = {}
     for k, (cells, _) in enumerate(key):
         for c in cells:
@@ -544,6 +558,15 @@ def _count(key: Key) -> _Region | None:
             for k in ks:
                 lcons[k].append(b)
         boxes[b].append(c)
+    return boxes, lcons
+
+
+def _count(key: Key) -> _Region | None:
+    # get, not `in` then index: another thread may clear the cache between.
+    hit = _CACHE.get(key, _MISS)
+    if hit is not _MISS:
+        return hit  # type: ignore[return-value]
+    boxes, lcons = _boxes(key)
     rc = count_region([len(b) for b in boxes], lcons, [need for _, need in key])
     region = None
     if rc is not None:
@@ -559,8 +582,107 @@ def count_key(key: Key) -> _Region | None:
     return _count(key)
 
 
+# What `_count_within` reads of a region before, by its key: its boxes, its
+# plan and its needs (the candidates of one region come one after another).
+_BASES: dict[Key, tuple[list[list[int]], tuple[int, ...], _Shape, list[int]]] = {}
+
+
+def _count_within(
+    boxes: list[list[int]], seen: tuple[int, ...], base: Key, gone: int
+) -> _Packed | None:
+    """`prime_key`'s count (of the region with boxes `boxes`, the new number
+    seeing `seen`), made along the plan of the region before, `base`, which
+    lost the cell `gone` (opened) and gained the new number.
+
+    The candidates of one region all share its plan (made once, for the
+    region's own count), where a plan of their own cost a third of their
+    counting. The new number only splits boxes: a box of the region before
+    becomes its cells the number sees and the rest, side by side in the
+    plan (the first part leaves the box's numbers open, the second closes
+    what the whole box closed), and its cells off the region before become
+    one box at the end, which no other number sees. The opened cell only
+    leaves its box: the plan's capacities still count it, which only lets a
+    state live a step longer (a state that cannot reach its number's need
+    dies when the number closes). So the plan lays out the same boxes
+    under the same numbers: the same exact counts in other places.
+    """
+    known = _BASES.get(base)
+    if known is None:
+        bboxes, blcons = _boxes(base)
+        plan = _plan(tuple([len(b) for b in bboxes]), tuple([tuple(c) for c in blcons]))
+        if len(_BASES) >= 64:
+            _BASES.clear()
+        known = _BASES[base] = (bboxes, plan[0], plan[1], [need for _, need in base])
+    bboxes, order, shape, needs = known
+    at = {c: k for k, cells in enumerate(boxes) for c in cells}
+    unk = set(seen)
+    real = len(boxes)
+    spare = real  # places for boxes the opened cell emptied: their sums are dropped
+    new_order: list[int] = []
+    new_shape: list[_Step] = []
+    free: set[int] = set()
+    placed = 0  # seen cells in the region before
+    for b, (_, box_cs, nxt, close) in zip(order, shape, strict=True):
+        cells = bboxes[b]
+        inside = [c for c in cells if c in unk]
+        rest = [c for c in cells if c not in unk and c != gone]
+        a, r = len(inside), len(rest)
+        placed += a
+        if a and r:
+            ka, kr = at[inside[0]], at[rest[0]]
+            free.add(ka)
+            new_order += (ka, kr)
+            # The seen part first: every number of the box stays open past
+            # it, with the rest of the box still to come; the rest then
+            # reads them from their new places and closes what the box did.
+            new_shape.append(
+                (
+                    a,
+                    box_cs,
+                    (
+                        *[(src, mine, c, cap + r if mine else cap) for src, mine, c, cap in nxt],
+                        *[(src, True, c, r) for src, c in close],
+                    ),
+                    (),
+                )
+            )
+            held = len(nxt)
+            new_shape.append(
+                (
+                    r,
+                    box_cs,
+                    tuple([(k, mine, c, cap) for k, (_, mine, c, cap) in enumerate(nxt)]),
+                    tuple([(held + k, c) for k, (_, c) in enumerate(close)]),
+                )
+            )
+            continue
+        if a:
+            k = at[inside[0]]
+            free.add(k)
+        elif r:
+            k = at[rest[0]]
+        else:
+            k = spare
+            spare += 1
+        new_order.append(k)
+        new_shape.append((a + r, box_cs, nxt, close))
+    # The seen cells no number saw before: one box, seen by the new number alone.
+    outside = len(seen) - placed
+    if outside:
+        k = at[next(c for c in seen if at[c] not in free)]
+        free.add(k)
+        new_order.append(k)
+        new_shape.append((outside, (), (), ()))
+    packed = _count_planned(new_order, tuple(new_shape), needs, free)
+    if packed is None or spare == real:
+        return packed
+    return _Packed(packed.total, packed.sums[:real], packed.width, packed.ystride)
+
+
 @collector_paused
-def prime_key(key: Key, kf: int) -> list[_Region | None] | None:
+def prime_key(
+    key: Key, kf: int, within: tuple[Key, int] | None = None
+) -> list[_Region | None] | None:
     """Count a region with a new number in it, for every need at once.
 
     `key` is the region's sorted key with the new number at `kf` (its need
@@ -570,6 +692,12 @@ def prime_key(key: Key, kf: int) -> list[_Region | None] | None:
     (what `count_key` would find under each key, without building and
     hashing the key again); None when the new number is the region's only
     one (left to `count_key`).
+
+    `within`, when given, is the region the new number falls in on the board
+    before (its key) and the cell opened to show it: `key` must then hold
+    exactly that region's cells less the opened one, and the new number's
+    (the caller checks). The count then follows that region's plan (see
+    `_count_within`).
     """
     new = key[kf][0]
     if len(key) < 2:
@@ -578,28 +706,16 @@ def prime_key(key: Key, kf: int) -> list[_Region | None] | None:
     cached = [_CACHE.get(k, _MISS) for k in keys]
     if _MISS not in cached:
         return cached  # type: ignore[return-value]
-    sig: dict[int, list[int]] = {}
-    for k, (cells, _) in enumerate(key):
-        for c in cells:
-            sig.setdefault(c, []).append(k)
-    box_of: dict[tuple[int, ...], int] = {}
-    boxes: list[list[int]] = []
-    lcons: list[list[int]] = [[] for _ in key]
-    for c, ks in sig.items():
-        t = tuple(ks)
-        b = box_of.get(t)
-        if b is None:
-            b = box_of[t] = len(boxes)
-            boxes.append([])
-            for k in ks:
-                lcons[k].append(b)
-        boxes[b].append(c)
-    counts = _count_packed(
-        [len(b) for b in boxes],
-        [lcons[k] for k in range(len(key)) if k != kf],
-        [need for k, (_, need) in enumerate(key) if k != kf],
-        frozenset(lcons[kf]),
-    )
+    boxes, lcons = _boxes(key)
+    if within is not None and _STATE_BUDGET.get() is None:
+        counts = _count_within(boxes, new, *within)
+    else:
+        counts = _count_packed(
+            [len(b) for b in boxes],
+            [lcons[k] for k in range(len(key)) if k != kf],
+            [need for k, (_, need) in enumerate(key) if k != kf],
+            frozenset(lcons[kf]),
+        )
     if len(_CACHE) + len(keys) >= _CACHE_MAX:
         _CACHE.clear()
     cells_of = tuple(tuple(b) for b in boxes)
@@ -963,6 +1079,34 @@ def box_chances(
     return solved.weight, boxes, solved.off_num / solved.weight if solved.off else 0.0
 
 
+def _box_chances(region: _Region, h: Poly, weight: int) -> Iterator[tuple[float, int]]:
+    """Each box's mine chance (its mines by the region's mine count, weighed
+    by h, over weight x size) and size. A box still packed is unpacked only
+    when its sums are not all zero (chance 0 needs no sum), and only when
+    asked for: the caller may stop early."""
+    bms = region._box_mines
+    if bms is not None:
+        for cells, bm in zip(region.boxes, bms, strict=True):
+            size = len(cells)
+            yield sum(map(mul, bm, h)) / (weight * size), size
+        return
+    assert region._packed is not None
+    counts, v = region._packed
+    at, ymask, width = v * counts.ystride, (1 << counts.ystride) - 1, counts.width
+    mask = (1 << width) - 1
+    for cells, x in zip(region.boxes, counts.sums, strict=True):
+        size = len(cells)
+        x = (x >> at) & ymask
+        if not x:
+            yield 0.0, size
+            continue
+        coefficients: Poly = []
+        while x:
+            coefficients.append(x & mask)
+            x >>= width
+        yield sum(map(mul, coefficients, h)) / (weight * size), size
+
+
 class Recombined:
     """`layouts_and_least` for boards whose regions are all fixed but one.
 
@@ -1039,16 +1183,21 @@ class Recombined:
         if not self._unknown:
             return weight, 0.0, 0.0
         # `_two_least` written out (its answer does not depend on the order
-        # the chances come in): no list of pairs per number.
+        # the chances come in): no list of pairs per number. Once two cells
+        # have chance 0 (four numbers in ten), nothing can come below them:
+        # the other boxes, the off-frontier cells and the fixed regions are
+        # not looked at.
         least = second = 1.0
-        for cells, bm in zip(varying.boxes, varying.box_mines, strict=True):
-            size = len(cells)
-            p = sum(map(mul, bm, h)) / (weight * size)
+        for p, size in _box_chances(varying, h, weight):
             if p < least:
                 second = p if size > 1 else least
                 least = p
+                if second == 0.0:
+                    return weight, 0.0, 0.0
             elif p < second:
                 second = p
+                if p == 0.0:
+                    return weight, 0.0, 0.0
         if self._off:
             p = sum(map(mul, total, self._o)) / weight
             if p < least:
