@@ -6,8 +6,9 @@ and the 0 at (0, 3) opened (0, 4) and (1, 3); the 0s border (1, 1) and (1, 4)
 corner to corner. A 0 opening all its neighbours, no numbering with the blank
 look a 0 fits; the reader named the blank look 1 and the 1s 2, and the player
 flagged (1, 0), (1, 1) and (1, 4) as certain mines, two of them wrong. A look
-that draws nothing on its face is no number, so the reader asks the sideways
-rule, which fits, and learns that the game floods so.
+that draws nothing on the face the 1s are drawn on is no number, so no
+numbering fits; the reader asks the sideways rule, which fits, and learns that
+the game floods so.
 """
 
 from __future__ import annotations

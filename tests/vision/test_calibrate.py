@@ -271,3 +271,18 @@ def test_cells_shaded_one_way_with_faint_gaps_are_still_a_board() -> None:
     grid = calibrate(read_png(golden / "web-own-soft-z50-16x16-screen.png"), mines=40).grid
     assert (grid.rows, grid.cols) == (16, 16)
     assert grid.pitch == pytest.approx((15.0, 15.0), abs=0.05)  # 30 css px at 50%
+
+
+def test_faces_none_of_them_cell_sized_on_their_lattice_are_refused_in_words() -> None:
+    # A look the test page draws from seed 45 at 67%: 1 px lines, most of them
+    # dropped, so its flat faces are one to three cells long on each axis and
+    # too few are single cells. The faces' lattice then held no cell-sized
+    # face, and calibration ended on numpy's "zero-size array to reduction
+    # operation minimum" instead of a refusal.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    with pytest.raises(CalibrationError, match="no board found"):
+        calibrate(read_png(golden / "web-own-random45-z67-9x9-screen.png"), mines=10)

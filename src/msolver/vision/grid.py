@@ -255,6 +255,9 @@ def _face_grid(image: Image) -> Grid:
         & (h <= (span_y + 0.05) * py)
         & (area >= 0.5 * w * h)
     )[0]
+    if len(on_lattice) < _MIN_FACES:
+        # the equal faces that gave the lattice are not cell-sized on it
+        raise CalibrationError("no board found: no block of cells on the lattice")
     off = face[
         (np.abs(cx[face] - phx - ki[face] * px) > 0.2 * px)
         | (np.abs(cy[face] - phy - kj[face] * py) > 0.2 * py)
