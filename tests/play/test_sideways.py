@@ -77,3 +77,21 @@ def test_a_first_click_that_opened_its_sides_only_is_read() -> None:
         assert board.cells[0] == 0
         assert board.cells[10] == UNKNOWN
     assert last.unsure == frozenset({1, 9})  # the 1s: no rule yet says 1, 2 or 3
+
+
+RUN = RECORDING.with_name("web-own-random44-sideways-30x16")
+
+
+def test_a_cascade_from_our_click_that_leaves_one_zero_cornered_is_read() -> None:
+    # A look the page draws from seed 44 (rounded cells with gaps), 30x16 at
+    # 125%: the first click at (0, 0) flooded sideways along row 0 to (0, 3),
+    # the only 0 bordering an unopened cell corner to corner, (1, 4). Joined
+    # to our click through 0s, it is our click's cascade; before, one such 0
+    # not clicked itself was not enough, and play stopped at once.
+    readings = [reading for _item, reading in recorded(RUN)]
+    last = readings[-1]
+    assert last.sides_only and not last.problem and not last.low_confidence
+    for board in last.alternatives or (last.board,):
+        assert board.cells[:4] == (0, 0, 0, 0)
+        assert board.cells[4] > 0  # a 1 drawn, no rule yet says which number
+        assert board.cells[34] == UNKNOWN

@@ -1379,15 +1379,27 @@ class LearningReader:
         clone's four-way flood fill): numbered so, the board fits (each look
         named, or some left to a guess among numberings that fit), and its
         0s border unopened cells corner to corner, as only such a
-        cascade leaves them: at least _SIDEWAYS_ZEROS of them, or one we
-        clicked ourselves. One other cell alone may be a cell lit under the
-        pointer, which the rule of all neighbours is there to refuse."""
+        cascade leaves them: at least _SIDEWAYS_ZEROS of them, or one joined
+        through 0s side by side to a cell we clicked (our click's own
+        cascade). One other cell alone may be a cell lit under the pointer,
+        which the rule of all neighbours is there to refuse."""
         if naming.unnamed and not naming.fits:
             return False
         zeros = [i for k, name in naming.names.items() if name == "0" for i in groups[k]]
         zeros += [i for i, s in enumerate(known) if s == 0]
         cornered = [i for i in zeros if any(known[j] == UNKNOWN for j in self._nbrs[i])]
-        return len(cornered) >= _SIDEWAYS_ZEROS or any(i in self._batch for i in cornered)
+        if len(cornered) >= _SIDEWAYS_ZEROS:
+            return True
+        sides = side_neighbours_table(self.profile.cols, self.profile.rows)
+        zero = set(zeros)
+        todo = [i for i in self._batch if i in zero]
+        joined = set(todo)
+        while todo:
+            for j in sides[todo.pop()]:
+                if j in zero and j not in joined:
+                    joined.add(j)
+                    todo.append(j)
+        return any(i in joined for i in cornered)
 
     def _strains(self, fits: Sequence[Mapping[int, int]]) -> tuple[float, ...]:
         """How ill each numbering of new looks fits their glyphs: per look, its
