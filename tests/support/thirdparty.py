@@ -953,6 +953,12 @@ def _launch_webown(
     # body padding 16 each side, header 40 + 10 above the board, 24 px spare
     css_w = max(board_w, 300) + 2 * 16 + 24
     css_h = board_h + 40 + 10 + 2 * 16 + 24
+    if seed is not None:
+        # sized for the largest look a seed may draw: kept on the 1920x1080
+        # screen (a window past its edge cannot be grabbed), which still holds
+        # the look the seed drew unless that look is near the largest
+        zoom = float(variant.param("zoom", 1.0))
+        css_w, css_h = min(css_w, int(1900 / zoom)), min(css_h, int(1060 / zoom))
     query = (
         f"webmines.html?cols={variant.cols}&rows={variant.rows}&mines={variant.mines}&style={style}"
         f"&cascade={variant.param('cascade', 'all')}"

@@ -793,6 +793,7 @@ class LearningReader:
                 if self._last[i] != UNKNOWN
                 and not self._same_key(self._last[i], keys[i])
                 and not self._pressed(i)
+                and not self._flag_redrawn(i, keys[i])
             ]
             if moved:
                 # Opened cells never change look in a game: a ripple, a focus ring
@@ -1137,6 +1138,17 @@ class LearningReader:
         last = self._last
         assert last is not None
         return last[i] == 0 and any(last[j] in (UNKNOWN, FLAG) for j in self._opens[i])
+
+    def _flag_redrawn(self, i: int, key: int) -> bool:
+        """Whether cell i, read as our flag last time, now shows a look not seen
+        before: the flag drawn again otherwise (a browser that re-rasterised
+        its CSS triangle at 125% moved its edges' shading by up to 12 levels,
+        and play stopped on "opened cells changed their look"). The look is
+        named like any new one: the flag when it shows only on cells we
+        flagged, else the frame is unread."""
+        assert self._last is not None
+        # a look not named yet, or none seen before (_LOOK_KEY - 1, see _keys)
+        return self._last[i] == FLAG and i in self._flagged and key >= _LOOK_KEY - 1
 
     def _same_key(self, last: int, now: int) -> bool:
         if last == now:
