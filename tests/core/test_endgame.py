@@ -2,16 +2,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from random import Random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from msolver.core.bench import apply_moves
 from msolver.core.board import Board
 from msolver.core.game import Game, Status
 from msolver.core.solver import Solver
 from msolver.core.solver.constraints import Constraints, build
 from msolver.core.solver.endgame import best_move, enumerate_layouts, search
-from msolver.core.solver.probability import analyse
+from msolver.core.solver.probability import Analysis, analyse
 
 
 @settings(max_examples=60, deadline=None)
@@ -98,3 +100,37 @@ def test_pruned_search_finds_the_plain_tree_value(n: int, count: int, rnd: Rando
     # Opening k first and then playing perfectly wins exactly that share.
     via_k = sum(len(p) * _tree_value(p, nbr_mask) for p in _parts(layouts, k, nbr_mask))
     assert abs(via_k / len(layouts) - value) < 1e-9
+
+
+def test_a_position_the_last_search_valued_gets_a_new_searchs_answer() -> None:
+    # After the endgame's move and the certain moves it leads to, the solver
+    # answers from its last search (`Kept`): on every such position of whole
+    # expert games the answer must be the one a fresh search gives, and some
+    # positions must be answered so.
+    from msolver.core.solver import endgame
+
+    recalled = 0
+    plain = endgame.best_move
+    recall = endgame._recall
+
+    def checked(board: Board, cs: Constraints, a: Analysis, *args: Any, **kw: Any) -> Any:
+        nonlocal recalled
+        kept = kw.get("kept")
+        last = None if kept is None else kept.last
+        if last is not None and recall(last, board, a.layouts) != endgame._MISS:
+            recalled += 1
+            assert plain(board, cs, a) == plain(board, cs, a, kept=kept)
+        return plain(board, cs, a, *args, **kw)
+
+    endgame.best_move = checked
+    try:
+        for seed in range(40):
+            g = Game(30, 16, 99, seed=seed, first_click="opening")
+            solver = Solver("opening", verify=False)
+            while g.status is Status.PLAYING:
+                d = solver.decide(g.board)
+                assert d.status == "ok" and d.moves
+                apply_moves(g, d.moves)
+    finally:
+        endgame.best_move = plain
+    assert recalled > 0

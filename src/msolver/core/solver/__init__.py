@@ -107,6 +107,8 @@ class Solver:
         # (a live frame costs far more than a count).
         self.batch_proven = batch_proven
         self._builder = Builder()
+        # The last endgame search, for the positions after its move.
+        self._kept = endgame.Kept()
 
     def decide(self, board: Board) -> Decision:
         if not self.verify:
@@ -159,7 +161,7 @@ class Solver:
                     return Decision("ok", "", (Move("open", i, p),), False, "endgame", shown)
                 i, p = xp.choose(board, cs, weighted, shown, lookahead=self.lookahead)
                 return Decision("ok", "", (Move("open", i, p),), False, "guess", shown)
-        end = endgame.best_move(board, cs, analysis)
+        end = endgame.best_move(board, cs, analysis, kept=self._kept)
         if end is not None:
             i, p = end
             return Decision("ok", "", (Move("open", i, p),), False, "endgame", analysis)

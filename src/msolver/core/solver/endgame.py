@@ -25,11 +25,12 @@ not timed, so a game replays the same on any machine.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
 from operator import itemgetter
 
-from msolver.core.board import Board
-from msolver.core.solver.constraints import Constraints
+from msolver.core.board import UNKNOWN, Board, neighbours_table
+from msolver.core.solver.constraints import MINE_STATES, Constraints
 from msolver.core.solver.probability import Analysis, collector_paused
 
 # Listing layouts costs time; beyond this many the guess tier decides.
@@ -100,6 +101,13 @@ def enumerate_layouts(cs: Constraints, limit: int) -> list[int] | None:
 
 
 def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
+    """The share of `layouts` best play wins and the first cell to open (see
+    `_search`); None when the work budget runs out."""
+    found = _search(layouts, nbr_mask)
+    return None if found is None else (found.won, found.chosen)
+
+
+def _search(layouts: list[int], nbr_mask: list[int]) -> _Searched | None:
     """The share of `layouts` best play wins and the first cell to open.
 
     Layouts are bitmasks over n cells (bit k set: cell k is a mine);
@@ -124,6 +132,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
     shows: list[list[int] | None] = [None] * n
     full = (1 << len(layouts)) - 1  # every layout
     memo: dict[int, float] = {}
+    picked: dict[int, int] = {}  # the cell `value` chose for each group in `memo`
     # Work is added where it is done and checked against the budget once per
     # searched group and once at the end: work only grows, so the search runs
     # out exactly when counting every charge the moment it is made would
@@ -137,20 +146,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
         # pick out the layouts of each count (no pass over the layouts).
         masks = shows[k]
         if masks is None:
-            planes: list[int] = []  # bit b of every layout's count
-            rest = nbr_mask[k]
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                carry = mine_of[low.bit_length() - 1]
-                for b, plane in enumerate(planes):
-                    planes[b] = plane ^ carry
-                    carry &= plane
-                    if not carry:
-                        break
-                else:
-                    if carry:
-                        planes.append(carry)
+            planes = _planes(mine_of, nbr_mask[k], full)
             safe = full & ~mine_of[k]
             masks = []
             for v in range(1 << len(planes)):
@@ -279,7 +275,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
                 v += c * kv
             v /= size
             memo[group] = v
-            chosen = k
+            picked[group] = chosen = k
             return v
         work += size * (tried + gone.bit_count() + mute_before[n])
         # A cell can win at most the layouts it is safe in: try the safest
@@ -296,7 +292,7 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
             # are copies of one (a weighted count lists a layout once per
             # weight; distinct layouts always differ in some cell), so won.
             memo[group] = 1.0
-            chosen = -1
+            picked[group] = chosen = -1
             return 1.0
         sub = [entry for _, entry in safe_in]
         sub_gone = gone | quiet
@@ -337,16 +333,139 @@ def search(layouts: list[int], nbr_mask: list[int]) -> tuple[float, int] | None:
                 if v > best + 1e-12:
                     best, best_k = v, k
         memo[group] = best
-        chosen = best_k
+        picked[group] = chosen = best_k
         return best
 
     if len(layouts) < 2:
-        return 1.0, -1  # one layout: won, nothing to open
+        return _Searched(1.0, -1, 0, full, mine_of, picked)  # one layout: won, nothing to open
     try:
         won = value(full, len(layouts), [(k, mine_of[k], at) for at, k in enumerate(live)], 0)
     except _OutOfBudget:
         return None
-    return (won, chosen) if work <= WORK_BUDGET else None
+    return _Searched(won, chosen, work, full, mine_of, picked) if work <= WORK_BUDGET else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Searched:
+    """A finished search: its answer, the work it charged, and what a later
+    position can be looked up by (each cell's layouts that mine it, and the
+    cell chosen for every group searched)."""
+
+    won: float
+    chosen: int
+    work: int
+    full: int  # every layout
+    mine_of: list[int]
+    picked: dict[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Last:
+    """The last search of a game, with the board it was made on."""
+
+    shape: tuple[int, int, int]  # width, height, mines
+    unknown: tuple[int, ...]  # the search's cells
+    among: frozenset[int]  # the same, as a set
+    nbr_mask: list[int]
+    # The other cells' states then: a later board that shows them alike only
+    # opened or flagged some of the search's cells.
+    rest: Callable[[tuple[int, ...]], object]
+    was: object
+    found: _Searched
+
+
+class Kept:
+    """What a solver keeps of its last endgame search for the moves after it.
+
+    After the search's move, and the certain moves its number leads to, the
+    layouts left are a group that search has valued already, with the cell
+    it would open there: the same answer a new search of those layouts
+    gives (see `_recall`), without searching again.
+    """
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: _Last | None = None
+
+
+_MISS = -2  # `_recall`: the position is not one the last search valued
+
+
+def _planes(mine_of: list[int], around: int, group: int) -> list[int]:
+    """Bit b of every layout's count of mines among the cells `around` (a
+    mask of the search's cells), for the layouts of `group`: each cell's mask
+    of layouts that mine it goes through a bitwise adder (no pass over the
+    layouts)."""
+    planes: list[int] = []
+    rest = around
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        carry = mine_of[low.bit_length() - 1] & group
+        for b, plane in enumerate(planes):
+            planes[b] = plane ^ carry
+            carry &= plane
+            if not carry:
+                break
+        else:
+            if carry:
+                planes.append(carry)
+    return planes
+
+
+def _showing(mine_of: list[int], around: int, count: int, group: int) -> int:
+    """The layouts of `group` with `count` mines among the cells `around`."""
+    planes = _planes(mine_of, around, group)
+    if count < 0 or count >> len(planes):
+        return 0
+    for b, plane in enumerate(planes):
+        group &= plane if count >> b & 1 else ~plane
+    return group
+
+
+def _recall(last: _Last, board: Board, layouts: int) -> int:
+    """The cell (in the last search's cells; -1: none) a new search of this
+    board would choose, or _MISS.
+
+    A board that differs from the last search's only in some of its cells
+    opened or flagged leaves the layouts of that search that show those
+    numbers and mine those flags: a group. Every group the search valued it
+    valued as a search of that group alone would, cell for cell (the same
+    cells worth trying in the same order, the same exact values, so the same
+    choice), and a search of a group alone charges no more work than the
+    whole search did (each group's own charges shrink with the cells, and
+    a group valued once charges its parents at most as much): it finishes
+    within the budget whenever the whole search did.
+    """
+    if (board.width, board.height, board.mines) != last.shape:
+        return _MISS
+    found = last.found
+    if found.work > WORK_BUDGET:
+        return _MISS
+    cells = board.cells
+    if last.rest(cells) != last.was:
+        return _MISS
+    mine_of, nbr_mask = found.mine_of, last.nbr_mask
+    group = found.full
+    nbrs = neighbours_table(board.width, board.height)
+    unknown, among = last.unknown, last.among
+    for k, c in enumerate(unknown):
+        s = cells[c]
+        if s == UNKNOWN:
+            continue
+        if s >= 0:
+            # Its number counts the mines the search's cells around it hold
+            # and the mines shown around it then.
+            around = sum(1 for j in nbrs[c] if cells[j] in MINE_STATES and j not in among)
+            group = _showing(mine_of, nbr_mask[k], s - around, group & ~mine_of[k])
+        elif s in MINE_STATES:
+            group &= mine_of[k]
+        else:
+            return _MISS
+    if group.bit_count() != layouts:
+        return _MISS
+    return found.picked.get(group, _MISS)
 
 
 @collector_paused
@@ -355,14 +474,25 @@ def best_move(
     cs: Constraints,
     analysis: Analysis,
     weigh: Callable[[int], int] | None = None,
+    kept: Kept | None = None,
 ) -> tuple[int, float] | None:
     """The exact best move and its mine probability, or None when out of reach.
 
     `weigh`, when given, says how many times each layout counts (a bitmask
     over `cs.unknown`, as listed): the search then wins the most weight.
+    `kept`, when given, holds the last search of this game (a position it
+    valued is answered from it: the same answer, see `_recall`).
     """
     if analysis.layouts > MAX_LAYOUTS or analysis.layouts < 2:
         return None
+    if kept is not None and weigh is None and kept.last is not None:
+        at = _recall(kept.last, board, analysis.layouts)
+        if at != _MISS:
+            if at < 0:
+                return None
+            cell = kept.last.unknown[at]
+            p = analysis.prob[cell]
+            return cell, float(p if p is not None else 0.0)
     layouts = enumerate_layouts(cs, MAX_LAYOUTS)
     if not layouts:
         return None
@@ -378,9 +508,24 @@ def best_move(
             if k is not None:
                 m |= 1 << k
         nbr_mask.append(m)
-    found = search(layouts, nbr_mask)
-    if found is None or found[1] < 0:
+    found = _search(layouts, nbr_mask)
+    if found is None:
         return None
-    cell = unknown[found[1]]
+    if kept is not None and weigh is None:
+        cells = board.cells
+        others = [i for i in range(len(cells)) if i not in pos]
+        rest = itemgetter(*others, 0, 0)  # a tuple whatever their number
+        kept.last = _Last(
+            (board.width, board.height, board.mines),
+            tuple(unknown),
+            frozenset(unknown),
+            nbr_mask,
+            rest,
+            rest(cells),
+            found,
+        )
+    if found.chosen < 0:
+        return None
+    cell = unknown[found.chosen]
     p = analysis.prob[cell]
     return cell, float(p if p is not None else 0.0)

@@ -274,6 +274,13 @@ def count_region(sizes: list[int], cons: list[list[int]], needs: list[int]) -> R
 def _unpack(x: int, width: int) -> Counts:
     mask = (1 << width) - 1
     out: Poly = []
+    if x:
+        # The empty slots below the lowest mine count with a layout (most of
+        # them: see `_box_chances`) come from the lowest set bit at once.
+        lo = ((x & -x).bit_length() - 1) // width
+        if lo:
+            out = [0] * lo
+            x >>= lo * width
     while x:
         out.append(x & mask)
         x >>= width
@@ -306,6 +313,11 @@ class _Packed:
         for x in self.sums:
             x = (x >> at) & ymask
             coefficients: Poly = []
+            if x:
+                lo = ((x & -x).bit_length() - 1) // width  # as `_unpack`
+                if lo:
+                    coefficients = [0] * lo
+                    x >>= lo * width
             while x:
                 coefficients.append(x & mask)
                 x >>= width
@@ -1092,7 +1104,18 @@ def _box_chances(region: _Region, h: Poly, weight: int) -> Iterator[tuple[float,
         return
     assert region._packed is not None
     counts, v = region._packed
-    at, ymask, width = v * counts.ystride, (1 << counts.ystride) - 1, counts.width
+    width = counts.width
+    # A box's mines are 0 at every mine count the region has no layout with:
+    # its sums start where the region's counts do (past seven empty slots of
+    # nine, typically), so the slots before are never unpacked.
+    total = region.total
+    lo = 0
+    while lo < len(total) and not total[lo]:
+        lo += 1
+    if lo:
+        h = h[lo:]
+    skip = lo * width
+    at, ymask = v * counts.ystride + skip, (1 << counts.ystride - skip) - 1
     mask = (1 << width) - 1
     for cells, x in zip(region.boxes, counts.sums, strict=True):
         size = len(cells)
