@@ -95,3 +95,22 @@ def test_a_cascade_from_our_click_that_leaves_one_zero_cornered_is_read() -> Non
         assert board.cells[:4] == (0, 0, 0, 0)
         assert board.cells[4] > 0  # a 1 drawn, no rule yet says which number
         assert board.cells[34] == UNKNOWN
+
+
+CHECKER = RECORDING.with_name("web-own-random1059-checker-sideways-9x9")
+
+
+def test_a_blank_look_on_the_other_shade_of_a_checkerboard_is_no_number() -> None:
+    # A look the page draws from seed 1059: a checkerboard whose opened cells
+    # alternate two dark greys 15 levels apart, 9x9 at 125%, flooding
+    # sideways. The first click's 0 at (0, 0) lies on one shade and the 1s it
+    # opened on the other: taken for a face of its own, the blank look was
+    # named 1 and the 1s 2, and the player flagged (1, 1), a safe cell, as a
+    # certain mine. The other shade of the numbers' face is a shade of it.
+    readings = [reading for _item, reading in recorded(CHECKER)]
+    last = readings[-1]
+    assert not last.problem and not last.low_confidence
+    for board in last.alternatives or (last.board,):
+        assert board.cells[0] == 0
+        assert board.cells[10] == UNKNOWN
+    assert last.sides_only

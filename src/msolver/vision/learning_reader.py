@@ -159,14 +159,6 @@ _SHOWN_MINES = (MINE, EXPLODED, FLAG, WRONG_FLAG)
 _LOOK_KEY = 100  # a cell's key for an unnamed look k is _LOOK_KEY + k
 # 0s bordering unopened cells corner to corner that show a sideways cascade.
 _SIDEWAYS_ZEROS = 2
-# Faces this near (levels, per channel) are one face with or without a glyph.
-_SAME_FACE = 10.0
-
-
-def _same_face(a: F64, b: F64) -> bool:
-    return float(np.abs(a - b).max()) <= _SAME_FACE
-
-
 _SHOWN_PER_CELL = 12  # contents kept per cell by their pixels (see _content)
 _SHOWN_BYTES = 32 << 20  # and their keys' bytes in all
 # Levels (of 255, any channel) by which two cells' blank looks may differ at a
@@ -1368,9 +1360,10 @@ class LearningReader:
 
     def _blank_on_number_face(self, groups: Mapping[int, Sequence[int]]) -> frozenset[int]:
         """The new looks that draw nothing on a face that another look draws a
-        glyph on: each can only be a 0 (a number is drawn on that face). A look
-        of a face of its own may still be any number (a game could tell its
-        numbers by their face alone)."""
+        glyph on (within FACE_TOL, or a shade of it: a checkerboard's other
+        opened shade): each can only be a 0 (a number is drawn on that face).
+        A look of a face of its own may still be any number (a game could
+        tell its numbers by their face alone)."""
         faces = [
             look.content.face
             for look in self.looks
@@ -1380,7 +1373,7 @@ class LearningReader:
             k
             for k in groups
             if self.looks[k].content.ink is None
-            and any(_same_face(self.looks[k].content.face, f) for f in faces)
+            and any(_face_alike(self.looks[k].content.face - f) for f in faces)
         )
 
     def _sideways(
