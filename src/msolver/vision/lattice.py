@@ -523,18 +523,14 @@ def _cut_ramps(px: npt.NDArray[np.float32], rows: int, cols: int) -> npt.NDArray
     left, right = np.ones((rows, cols), bool), np.ones((rows, cols), bool)
     brk = across > np.maximum(_BREAK, _BREAK_STEPS * np.maximum(sx[:, 1:], sx[:, :-1]))
     left[:, 1:], right[:, :-1] = brk, brk
-    cut = (
-        (along_x | along_y)
-        & (~along_y | (top & bottom))
-        & (~along_x | (left & right))
-        & (top | bottom | left | right)
-    )
+    cut = (along_x | along_y) & (~along_y | (top & bottom)) & (~along_x | (left & right))
     out: npt.NDArray[np.bool_] = cut.ravel()
     return out
 
 
-# A ramp breaks at a boundary when the step across it is over _BREAK levels and
-# over _BREAK_STEPS of the ramp's own step per sample on either side.
+# A ramp breaks at a boundary when the next cell starts over _BREAK levels off
+# the ramp carried on, and over _BREAK_STEPS of the ramp's own step per sample
+# on either side.
 _BREAK = 4.0
 _BREAK_STEPS = 2.0
 
