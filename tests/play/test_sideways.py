@@ -17,6 +17,7 @@ from pathlib import Path
 
 from msolver.core.board import UNKNOWN
 from msolver.vision.naming import name_looks
+from msolver.vision.reading import Reading
 from tests.support.replay import recorded
 
 RECORDING = (
@@ -66,13 +67,19 @@ def test_the_sideways_rule_names_the_blank_look_a_zero() -> None:
 CORNER = RECORDING.with_name("web-own-flat-sideways-corner-9x9")
 
 
+def _last_read_sideways(folder: Path) -> Reading:
+    """The last frame's reading of a recording, asserted clean and read with the
+    sideways rule (every test below asks both of it)."""
+    last = [reading for _item, reading in recorded(folder)][-1]
+    assert last.sides_only and not last.problem and not last.low_confidence
+    return last
+
+
 def test_a_first_click_that_opened_its_sides_only_is_read() -> None:
     # The first click at (0, 0) was a 0 that opened (0, 1) and (1, 0) and not
     # (1, 1): one 0 only, but the cell we clicked. Before, no numbering fitted
     # and play stopped on the first frame.
-    readings = [reading for _item, reading in recorded(CORNER)]
-    last = readings[-1]
-    assert last.sides_only and not last.problem and not last.low_confidence
+    last = _last_read_sideways(CORNER)
     for board in last.alternatives or (last.board,):
         assert board.cells[0] == 0
         assert board.cells[10] == UNKNOWN
@@ -88,9 +95,7 @@ def test_a_cascade_from_our_click_that_leaves_one_zero_cornered_is_read() -> Non
     # the only 0 bordering an unopened cell corner to corner, (1, 4). Joined
     # to our click through 0s, it is our click's cascade; before, one such 0
     # not clicked itself was not enough, and play stopped at once.
-    readings = [reading for _item, reading in recorded(RUN)]
-    last = readings[-1]
-    assert last.sides_only and not last.problem and not last.low_confidence
+    last = _last_read_sideways(RUN)
     for board in last.alternatives or (last.board,):
         assert board.cells[:4] == (0, 0, 0, 0)
         assert board.cells[4] > 0  # a 1 drawn, no rule yet says which number
@@ -107,10 +112,7 @@ def test_a_blank_look_on_the_other_shade_of_a_checkerboard_is_no_number() -> Non
     # opened on the other: taken for a face of its own, the blank look was
     # named 1 and the 1s 2, and the player flagged (1, 1), a safe cell, as a
     # certain mine. The other shade of the numbers' face is a shade of it.
-    readings = [reading for _item, reading in recorded(CHECKER)]
-    last = readings[-1]
-    assert not last.problem and not last.low_confidence
+    last = _last_read_sideways(CHECKER)
     for board in last.alternatives or (last.board,):
         assert board.cells[0] == 0
         assert board.cells[10] == UNKNOWN
-    assert last.sides_only
