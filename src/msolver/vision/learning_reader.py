@@ -345,10 +345,10 @@ class LearningReader:
         self._xs = [x - left for x in xs[:-1]]
         self._ys = [y - top for y in ys[:-1]]
         self._nbrs = neighbours_table(profile.cols, profile.rows)
-        # The cells a 0 opens: all its neighbours, until an opening shows the
-        # game floods sideways only (`_sideways`).
+        # A 0 opens all its neighbours, until an opening shows the game
+        # floods sideways only (`_sideways`); then its side neighbours.
         self.sides_only = False
-        self._opens = self._nbrs
+        self._sides = side_neighbours_table(profile.cols, profile.rows)
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
         # Blank cells in two shades alternating as a checkerboard (Google's look):
@@ -1129,7 +1129,8 @@ class LearningReader:
         cell's look then is no evidence of anything."""
         last = self._last
         assert last is not None
-        return last[i] == 0 and any(last[j] in (UNKNOWN, FLAG) for j in self._opens[i])
+        opens = self._sides if self.sides_only else self._nbrs
+        return last[i] == 0 and any(last[j] in (UNKNOWN, FLAG) for j in opens[i])
 
     def _flag_redrawn(self, i: int, key: int) -> bool:
         """Whether cell i, read as our flag last time, now shows a look not seen
@@ -1316,7 +1317,7 @@ class LearningReader:
         if not self.sides_only and naming.unnamed and not naming.fits and not outside:
             sideways = named(True)
             if self._sideways(known, groups, sideways):
-                self.sides_only, self._opens = True, side_neighbours_table(p.cols, p.rows)
+                self.sides_only = True
                 naming = sideways
         for i in outside:
             look = look_of.get(i)
@@ -1395,7 +1396,7 @@ class LearningReader:
         cornered = [i for i in zeros if any(known[j] == UNKNOWN for j in self._nbrs[i])]
         if len(cornered) >= _SIDEWAYS_ZEROS:
             return True
-        sides = side_neighbours_table(self.profile.cols, self.profile.rows)
+        sides = self._sides
         zero = set(zeros)
         todo = [i for i in self._batch if i in zero]
         joined = set(todo)
