@@ -685,6 +685,17 @@ BATTERY: tuple[Variant, ...] = (
     # two shades whose cells no flat face and no shape but the ramp tell apart
     _webown("random4", 1.0, 16, 16, 40),
     _webown("random15", 1.25, 16, 16, 40),
+    # the same at 90% (26.1 px cells): the two shades' ramps blend at each
+    # cell's own phase and their shapes part (correlation 0.8), so only a
+    # block of 2x2 repeats; found as 8x8 blocks before _checker_cut
+    _webown("random1042", 0.9, 16, 16, 40),
+    # lit faces in two shades, no lines, at 80% (24 px cells): each cell's
+    # halves side by side are as alike as the cells, and no square pitch
+    # came out of the combs: found as 32x16 cells of 12 x 24 px before
+    _webown("random1142", 0.8, 16, 16, 40),
+    # two lit shades at 80% (20.8 px cells): the blocks of 2x2 found start a
+    # row in, and the board's top row of cells lies outside them
+    _webown("random1192", 0.8, 16, 16, 40),
     # gnome-mines under a dark and a high-contrast desktop theme (the gaps
     # and the window dark, the tiles its own): at 1200x700 its last two rows
     # are a pixel shorter, which the dark gaps make matter.

@@ -64,6 +64,19 @@ _NCC_BESIDE = 0.95  # a cell this alike its neighbour on the board is the board'
 # and a line where a blank cell has its bevel) 0.80 and 0.73.
 _NCC_WHOLE = 0.9
 _WHOLE_CONTRAST = (0.9, 1.1)
+# A checkerboard's two shades (see _checker_cut): at least this many levels
+# apart (our page's checkerboards: 5-7 lightness points, 13-18 levels), and
+# each parity's cells within this share of that of their shade.
+_SHADES_APART = 6.0
+# A split of the cells (`_lines_within`) whose new lines hold under this share
+# of the edge strength of the cells' own lines cuts faces, not a board of blocks.
+_SPLIT_LINES = 0.2
+# A strip beside the board whose cells correlate this well whole with its
+# blank cells, with the very face of theirs inside (levels), is board (_grow).
+_NCC_LOOSE = 0.5
+_SAME_FACE = 3.0
+_SHADE_EVEN = 0.3
+_REFIT = 0.03
 # A cell's contrast, as a share of the alike cells' typical, that passes for theirs.
 _CONTRAST = (0.6, 1.6)
 _GROW_SHARE = 0.25
@@ -661,6 +674,7 @@ def _grow(
     colour: npt.NDArray[np.float32],
     rect: tuple[int, int, int, int],
     facing: dict[str, npt.NDArray[np.bool_]] | None = None,
+    loose: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[int, int, int, int]:
     """The rectangle grown by every row or column beside it that belongs to the board.
 
@@ -670,7 +684,15 @@ def _grow(
     shows the frame instead of a neighbour), or nearly all of it is alike
     on the half that faces the board (`facing`, by the side the strip is on:
     flat cells whose line to the next cell is their only mark, and whose
-    other side shows the frame).
+    other side shows the frame). Last, a strip with more of the board
+    beyond it belongs when nearly all of it is loosely shaped as the cells
+    are (`loose`) with the very face of the cells next to it inside
+    (_SAME_FACE): a browser zoomed out blends a bevel into every cell at its
+    own phase, and a column in every few correlates at 0.6-0.75 (our page's
+    seed 1174 at 67%: two columns of nine, the board found 4 wide and saved
+    so). Only between parts of the board: on a lattice that drifts off a
+    toolkit's uneven lines, a strip of the window beside the board can pass
+    so (gnome-mines at 1300x750).
     """
     top, left, h, w = rect
     rows, cols = alike.shape
@@ -680,10 +702,23 @@ def _grow(
     ) -> bool:
         if alike[out].mean() >= _GROW_SHARE:
             return True
-        same = np.abs(colour[out] - colour[inside]).max(axis=-1) <= 24
-        if (near[out] & same).mean() >= 0.8:
+        step = np.abs(colour[out] - colour[inside]).max(axis=-1)
+        if (near[out] & (step <= 24)).mean() >= 0.8:
             return True
+        same = step <= 24
         return facing is not None and bool((facing[side][out] & same).mean() >= 0.8)
+
+    def bridge(
+        out: tuple[slice | int, slice | int],
+        inside: tuple[slice | int, slice | int],
+        beyond: tuple[slice | int, slice | int],
+    ) -> bool:
+        # a strip between the board and more of it, shaped loosely as its
+        # cells with their very face inside
+        if loose is None or alike[beyond].mean() < _GROW_SHARE:
+            return False
+        step = np.abs(colour[out] - colour[inside]).max(axis=-1)
+        return bool((loose[out] & (step <= _SAME_FACE)).mean() >= 0.8)
 
     changed = True
     while changed:
@@ -696,6 +731,14 @@ def _grow(
         elif left > 0 and board((rs, left - 1), (rs, left), "left"):
             left, w, changed = left - 1, w + 1, True
         elif left + w < cols and board((rs, left + w), (rs, left + w - 1), "right"):
+            w, changed = w + 1, True
+        elif top > 1 and bridge((top - 1, cs), (top, cs), (top - 2, cs)):
+            top, h, changed = top - 1, h + 1, True
+        elif top + h < rows - 1 and bridge((top + h, cs), (top + h - 1, cs), (top + h + 1, cs)):
+            h, changed = h + 1, True
+        elif left > 1 and bridge((rs, left - 1), (rs, left), (rs, left - 2)):
+            left, w, changed = left - 1, w + 1, True
+        elif left + w < cols - 1 and bridge((rs, left + w), (rs, left + w - 1), (rs, left + w + 1)):
             w, changed = w + 1, True
     return top, left, h, w
 
@@ -993,7 +1036,9 @@ def _board_at(
     near = _alike_to(inner, block, flat_ok=False, ncc_min=0.95)
     colour = inner.reshape(rows, cols, -1, 3).mean(axis=2)
     facing = _facing(desc, block)
-    top, left, bh, bw = _grow(block, near, colour, rect, facing)
+    # the board's own face, whole cells shaped about as its cells are
+    loose = _alike_to(desc, block, flat_ok=False, ncc_min=_NCC_LOOSE)
+    top, left, bh, bw = _grow(block, near, colour, rect, facing, loose)
     # geometry to a fraction of a pixel, from the edges of the board's blank cells
     y0, y1 = int(oy + top * pitch[1]), min(int(np.ceil(oy + (top + bh) * pitch[1])), h - 1)
     x0, x1 = int(ox + left * pitch[0]), min(int(np.ceil(ox + (left + bw) * pitch[0])), w - 1)
@@ -1167,6 +1212,180 @@ def _cut(
     )
 
 
+def _checker_cut(
+    rgb: Image, coarse: Lattice, edges: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
+) -> Lattice | None:
+    """The board of `coarse`'s blocks of 2x2 cells when its cells are two shades
+    alternating as a checkerboard; else None.
+
+    Google's look and its clones draw the blank cells in two shades by
+    parity. Shaded or bevelled as well, and drawn at a fractional zoom, each
+    cell's rim blends in its neighbours' shade, the other parity's: the two
+    parities' cells differ in shape whole, and only a 2x2 block repeats, so
+    the lattice finds the board in blocks. Cut at half the pitch, such a
+    board is two shades, each even over its parity and apart from the
+    other's, and every cell inside its rim alike its parity's own (or flat,
+    as a flat face is). A board of one look cut so is not: a cell's quarters
+    are not two even shades (a face lit from above: the top quarters
+    lighter, one of each parity).
+    """
+    if coarse.xs is not None or coarse.ys is not None:
+        return None
+    q = (coarse.pitch[0] / 2, coarse.pitch[1] / 2)
+    if min(q) < _MIN_PITCH:
+        return None
+    rows, cols = 2 * coarse.rows, 2 * coarse.cols
+    # the cut at the blocks' own geometry and fitted on the cells' edges
+    # (`_refit`); the one that leaves more cells alike wins (a fit can slide
+    # a lattice a few tenths of a pixel off on a ramp's soft edges)
+    got = [
+        _checker_at(rgb, origin, pitch, rows, cols, coarse.similarity)
+        for origin, pitch in (
+            _refit(rgb, edges, coarse.origin, q, rows, cols),
+            (coarse.origin, q),
+        )
+    ]
+    kept = [lat for lat in got if lat is not None]
+    if not kept:
+        return None
+    return max(kept, key=lambda lat: lat.rows * lat.cols - len(lat.unlike))
+
+
+def _checker_at(
+    rgb: Image,
+    origin: tuple[float, float],
+    q: tuple[float, float],
+    rows: int,
+    cols: int,
+    similarity: float,
+) -> Lattice | None:
+    """The board of `_checker_cut` at this geometry, or None."""
+    # Cells a block beyond the blocks on every side are judged too: blocks
+    # that start on the wrong parity leave a strip of the board outside
+    # (our page's seed 1192 at 80%: 8x7 blocks, the top row of cells cut off).
+    m = 2
+    at = (origin[0] - m * q[0], origin[1] - m * q[1])
+    rows_x, cols_x = rows + 2 * m, cols + 2 * m
+    inner = _inner(_cells(rgb, at, q, rows_x, cols_x))
+    colour = inner.reshape(rows_x, cols_x, -1, 3).mean(axis=2)
+    parity = (np.add.outer(np.arange(rows_x), np.arange(cols_x)) % 2).astype(bool)
+    core = np.zeros((rows_x, cols_x), bool)
+    core[m : m + rows, m : m + cols] = True
+    shades = [np.median(colour[side & core], axis=0) for side in (parity, ~parity)]
+    apart = float(np.abs(shades[0] - shades[1]).max())
+    good = np.zeros((rows_x, cols_x), bool)
+    for side, shade in zip((parity, ~parity), shades, strict=True):
+        off = np.abs(colour - shade).max(axis=2)
+        own = side & core
+        if apart < _SHADES_APART or float(np.percentile(off[own], 90)) > _SHADE_EVEN * apart:
+            return None
+        alike = _alike_to(inner, own)
+        if (alike & own).sum() < 0.9 * own.sum():
+            return None
+        good |= side & alike & (off <= _SHADE_EVEN * apart)
+    top, left, bottom, right = _grow_strips(good, (m, m, m + rows, m + cols), rgb.shape[:2], at, q)
+    board = good[top:bottom, left:right]
+    return Lattice(
+        origin=(at[0] + left * q[0], at[1] + top * q[1]),
+        pitch=q,
+        rows=bottom - top,
+        cols=right - left,
+        unlike=tuple((int(r), int(c)) for r, c in zip(*np.nonzero(~board), strict=True)),
+        similarity=similarity,
+    )
+
+
+def _grow_strips(
+    good: npt.NDArray[np.bool_],
+    box: tuple[int, int, int, int],
+    size: tuple[int, ...],
+    at: tuple[float, float],
+    q: tuple[float, float],
+) -> tuple[int, int, int, int]:
+    """`box` (top, left, bottom, right: cells of `good`) grown by each row or
+    column beside it of which nine in ten cells are good and lie inside the
+    picture (`size`: its height and width; `at`: where cell (0, 0) starts)."""
+    top, left, bottom, right = box
+    h, w = size[0], size[1]
+
+    def inside(r0: int, c0: int, r1: int, c1: int) -> bool:
+        return (
+            at[0] + c0 * q[0] >= -FLUSH * q[0]
+            and at[1] + r0 * q[1] >= -FLUSH * q[1]
+            and at[0] + c1 * q[0] <= w + FLUSH * q[0]
+            and at[1] + r1 * q[1] <= h + FLUSH * q[1]
+        )
+
+    def fits(r0: int, c0: int, r1: int, c1: int) -> bool:
+        return inside(r0, c0, r1, c1) and float(good[r0:r1, c0:c1].mean()) >= 0.9
+
+    grown = True
+    while grown:
+        grown = False
+        if top > 0 and fits(top - 1, left, top, right):
+            top, grown = top - 1, True
+        if bottom < good.shape[0] and fits(bottom, left, bottom + 1, right):
+            bottom, grown = bottom + 1, True
+        if left > 0 and fits(top, left - 1, bottom, left):
+            left, grown = left - 1, True
+        if right < good.shape[1] and fits(top, right, bottom, right + 1):
+            right, grown = right + 1, True
+    return top, left, bottom, right
+
+
+def _refit(
+    rgb: Image,
+    edges: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+    origin: tuple[float, float],
+    pitch: tuple[float, float],
+    rows: int,
+    cols: int,
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Origin and pitch through the strongest edge near each of the lattice's lines.
+
+    A board found in blocks of cells at an exact repeat of the picture
+    carries that repeat's whole pixels: 50 px blocks of cells 25.2 px apart
+    (our page's 28 px cells at 90%), 3 px off by the board's far end. A
+    checkerboard's cells meet in a step of shade on every line; each line
+    is placed on its own step (within a quarter pitch), and the lattice is
+    the straight line through the steps that stand out (a third of the
+    median step). A fit further than _REFIT off the pitch it started from is
+    no better guess.
+    """
+    ex, ey = edges
+    h, w = rgb.shape[:2]
+    (ox, oy), (px, py) = origin, pitch
+    x0, x1 = max(int(ox), 0), min(int(np.ceil(ox + cols * px)) + 1, w)
+    y0, y1 = max(int(oy), 0), min(int(np.ceil(oy + rows * py)) + 1, h)
+    if x1 - x0 < 2 * px or y1 - y0 < 2 * py:
+        return origin, pitch
+    fitted = []
+    for prof, o, p, n in (
+        (ex[y0:y1].sum(axis=0), ox, px, cols),
+        (ey[:, x0:x1].sum(axis=1), oy, py, rows),
+    ):
+        at, peak = [], []
+        for i in range(n + 1):
+            lo, hi = max(round(o + i * p - p / 4), 1), min(round(o + i * p + p / 4) + 1, len(prof))
+            if hi <= lo:
+                continue
+            j = lo + int(np.argmax(prof[lo:hi]))
+            at.append((float(i), float(j)))
+            peak.append(float(prof[j]))
+        if len(at) < 3:
+            return origin, pitch
+        keep = np.array(peak) >= float(np.median(peak)) / 3
+        ks, xs = np.array(at)[keep].T
+        if len(ks) < 3:
+            return origin, pitch
+        fp, f0 = np.polyfit(ks, xs, 1)
+        if abs(fp - p) > _REFIT * p:
+            return origin, pitch
+        fitted.append((float(f0), float(fp)))
+    (fx0, fpx), (fy0, fpy) = fitted
+    return (fx0, fy0), (fpx, fpy)
+
+
 def _alike_whole(
     desc: npt.NDArray[np.float32], whole: npt.NDArray[np.bool_]
 ) -> npt.NDArray[np.bool_]:
@@ -1276,6 +1495,18 @@ def find_lattice(image: Image) -> Lattice:
         # pair cut a square board the combs miss (kmines' grass on a whole
         # screen) into blocks, split back into 9x7 of its 9x9 cells.
         fallback(_oblong_pairs(cand_x, cand_y))
+        # Cells whose faces change along one axis only (a checkerboard of
+        # faces lit from above, no lines: our page's seed 1142 at 80%) are
+        # as alike cut in halves across the other: 12 x 24 px "cells" of a
+        # board of 24 px ones, whose square pitch the combs had not offered.
+        # Cells are about square: the square of the long side, holding the
+        # board as well, is its cells.
+        for g in list(found):
+            long = max(g[0].pitch)
+            if long > _SQUARE * min(g[0].pitch):
+                square = _board_at(rgb, ex, ey, (long, long), fine)
+                if square is not None and _area(square[0]) >= 0.9 * _area(g[0]):
+                    found[found.index(g)] = square
     if found and not pairs_found:
         # a multiple of the cells' pitch covers the board as well, in blocks
         # of cells: the finest lattice that covers about the most
@@ -1331,6 +1562,12 @@ def find_lattice(image: Image) -> Lattice:
                 got = _board_at(rgb, ex, ey, (a, a), fine)
                 if got is not None:
                     found.append(got)
+    # a board of blocks of two looks alternating (see _checker_cut), however
+    # its blocks were found: at a pitch or split from a multiple of it
+    for g in list(found):
+        checker = _checker_cut(rgb, g[0], fine[1:])
+        if checker is not None:
+            found.append((checker, g[1]))
     if not found:
         raise LatticeError("no board found: no block of alike cells on a regular lattice")
     # a multiple of the pitch can hold a board of blocks of cells over the same
@@ -1344,6 +1581,22 @@ def find_lattice(image: Image) -> Lattice:
     # its cells, and shaded faces alike along rows (our soft look at 80%, on
     # a dark screen: 21.5 px for cells 24 apart) can still pass for a board.
     covering = [g for g in found if _blank_area(g[0]) >= 0.9 * most and _tiles(top[0], g[0])]
+    # a finer lattice is the cells only where their lines run inside the
+    # coarser one's cells (see _lines_within)
+    coarsest = max(covering, key=_pitch_of)[0]
+    covering = [
+        g
+        for g in covering
+        if g[0] is coarsest
+        or _lines_within(
+            ex,
+            ey,
+            coarsest,
+            round(coarsest.pitch[0] / g[0].pitch[0]),
+            round(coarsest.pitch[1] / g[0].pitch[1]),
+        )
+        >= _SPLIT_LINES
+    ]
     finest = min(_pitch_of(g) for g in covering)
     # at the finest pitch, the board the lattice itself holds most of: lines
     # grown off it (_grow_uneven) from a sliver of the board carry its error
@@ -1554,6 +1807,43 @@ def _repeat_scores(
             return None
         score[i] = float((wr[:, :-d] * same_x).sum()) / tx * float((wc[:-d] * same_y).sum()) / ty
     return lags, score
+
+
+def _lines_within(
+    ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], coarse: Lattice, kx: int, ky: int
+) -> float:
+    """How strong the edges are where `coarse`'s cells would be split into kx by ky,
+    as a share of those at its own lines (the weaker axis).
+
+    Faces lit from above with no lines (our page's seed 1142 at 80%, a
+    checkerboard) are a ramp top to bottom: cut in halves each way, every
+    quarter is as alike the others as the cells are, and a board four times
+    as fine passed for the cells. Cells that are blocks of finer ones have
+    the finer ones' boundaries inside them (kmines' graveyard, tiles of a
+    picture three cells wide; a zoomed-out page that dropped some lines
+    keeps the others).
+    """
+    shares = []
+    (ox, oy), (px, py) = coarse.origin, coarse.pitch
+    y0, y1 = max(int(oy), 0), min(int(oy + coarse.rows * py), ex.shape[0])
+    x0, x1 = max(int(ox), 0), min(int(ox + coarse.cols * px), ex.shape[1])
+    for k, prof, o, p, n in (
+        (kx, ex[y0:y1].sum(axis=0), ox, px, coarse.cols),
+        (ky, ey[:, x0:x1].sum(axis=1), oy, py, coarse.rows),
+    ):
+        if k < 2:
+            continue
+
+        def at(u: float, prof: npt.NDArray[np.float32] = prof) -> float:
+            lo, hi = max(round(u) - 1, 0), min(round(u) + 2, len(prof))
+            return float(prof[lo:hi].max()) if hi > lo else 0.0
+
+        own = [at(o + i * p) for i in range(1, n)]
+        split = [at(o + (i + j / k) * p) for i in range(n) for j in range(1, k)]
+        if not own or not split or max(own) <= 0:
+            continue
+        shares.append(float(np.mean(split)) / float(np.mean(own)))
+    return min(shares, default=1.0)
 
 
 def _tiles(coarse: Lattice, fine: Lattice) -> bool:
@@ -1814,11 +2104,20 @@ def _line_edges(
     if float(np.max(np.abs(at[inner[drawn]] - (f0 + fp * ks)))) <= tolerance:
         return None
     # the board's first and last edges have no neighbour beyond the frame
-    # (whose own lines would pull them): each takes the step next to it, as
-    # a toolkit lays its wider cells side by side
-    at[0] = at[1] - (at[2] - at[1])
-    at[n] = at[n - 1] + (at[n - 1] - at[n - 2])
+    # (whose own lines would pull them): each takes the step next to it when
+    # the two steps there agree, as a toolkit lays its wider cells side by
+    # side (GTK: 37, 37, ..., 36); where they do not, the lines were rounded
+    # one by one to whole pixels (a browser's 26.1 px cells: 27, 26, 26, 27)
+    # and the mean pitch is the better guess (the step beside the first edge,
+    # 27, put it a pixel and a half before the board)
+    at[0] = at[1] - _edge_step(at[2] - at[1], at[3] - at[2], float(fp))
+    at[n] = at[n - 1] + _edge_step(at[n - 1] - at[n - 2], at[n - 2] - at[n - 3], float(fp))
     return tuple(float(v) for v in at)
+
+
+def _edge_step(step: float, next_step: float, pitch: float) -> float:
+    """The step to an outer edge from the two steps beside it and the mean pitch."""
+    return float(step) if abs(step - next_step) <= 0.25 else pitch
 
 
 # A line whose best match to the mean boundary scores under this share of the
