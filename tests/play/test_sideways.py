@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from msolver.core.board import UNKNOWN
-from msolver.vision.naming import name_looks
+from msolver.vision.naming import decide_among, name_looks
 from msolver.vision.reading import Reading
 from tests.support.replay import recorded
 
@@ -116,3 +116,23 @@ def test_a_blank_look_on_the_other_shade_of_a_checkerboard_is_no_number() -> Non
     for board in last.alternatives or (last.board,):
         assert board.cells[0] == 0
         assert board.cells[10] == UNKNOWN
+
+
+RANDOM1170 = RECORDING.parent / "web-own-random1170-checker-sideways-16x16"
+
+
+def test_a_first_click_that_opened_its_neighbours_is_a_0() -> None:
+    # Our page's seed 1170 (a checkerboard of lit, bevelled faces, 90%,
+    # cascade=sides): the first click at (0, 0) opened it and its two side
+    # neighbours. Its opened face is a shade no number was drawn on yet, so
+    # it was named 1: a board where a 0 opens all its neighbours then fits,
+    # and the player flagged (1, 1), a safe cell, as a certain mine. Only a
+    # 0 cascades: the cell is a 0, which borders (1, 1) corner to corner,
+    # and the reader learns that the game floods sideways.
+    last = [reading for _item, reading in recorded(RANDOM1170)][-1]
+    assert not last.problem
+    assert last.sides_only
+    boards = last.alternatives or (last.board,)
+    assert all(b.cells[0] == 0 for b in boards)
+    decision = decide_among(boards, last.strain)
+    assert ("flag", 17) not in {(m.kind, m.index) for m in decision.moves}

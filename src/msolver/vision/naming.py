@@ -86,6 +86,7 @@ def name_looks(
     mines_only: frozenset[int] = frozenset(),
     sides_only: bool = False,
     inkless: frozenset[int] = frozenset(),
+    zeros: frozenset[int] = frozenset(),
 ) -> Naming:
     """Name new looks on a board.
 
@@ -108,6 +109,8 @@ def name_looks(
     may border unopened cells corner to corner.
     inkless: looks that draw nothing on their face: a number is drawn, so
     each can only be a 0.
+    zeros: cells that can only be 0s: a click there opened its neighbours too
+    (a number opens only itself).
     """
     variants = variants or {}
     alike = alike or {}
@@ -158,6 +161,7 @@ def name_looks(
             mines_only,
             sides_only,
             inkless,
+            zeros,
         )
         order, fits, why = _numberings(rules, base, numbered)
         if why:
@@ -250,6 +254,7 @@ class _Rules:
     mines_only: frozenset[int] = frozenset()
     sides_only: bool = False
     inkless: frozenset[int] = frozenset()
+    zeros: frozenset[int] = frozenset()
 
 
 def _numberings(
@@ -301,6 +306,7 @@ def _candidates(
             if (v not in known_numbers or v in again)
             and (v > 0 or open_all)
             and (v == 0 or look not in rules.inkless)
+            and (v == 0 or not any(i in rules.zeros for i in cells))
         ]
     return candidates
 
