@@ -123,7 +123,9 @@ class Solver:
             return Decision("inconsistent", cs.reason, (), False)
         if not cs.unknown:
             return Decision("done", "no unknown cells left", (), True)
-        if not any(s >= 0 for s in board.cells):
+        # A constraint is said by an opened number, so a frontier means one
+        # is open; only without one are the cells looked at (in C).
+        if not cs.frontier and max(board.cells) < 0:
             # Nothing opened yet: the first click depends only on the rules.
             i = guess.first_click(board, self.first_click)
             p = cs.mines_left / len(cs.unknown)

@@ -202,10 +202,20 @@ class Builder:
             self._agreed.clear()
             self._clashing.clear()
             self._easy.clear()
-            # Only numbers say constraints (a first, blank board has none).
-            touched: set[int] = set(compress(range(len(cells)), map(_NUMBER, cells)))
-            known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
-            unknown = None
+            touched: set[int]
+            if cells.count(UNKNOWN) == len(cells):
+                # A first, blank board (every game starts on one): no number,
+                # no mine, every cell unknown, found without three walks.
+                touched = set()
+                known = 0
+                unknown = tuple(range(len(cells)))
+                self._gone = []
+                self._n_unknown = len(cells)
+            else:
+                # Only numbers say constraints.
+                touched = set(compress(range(len(cells)), map(_NUMBER, cells)))
+                known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
+                unknown = None
         else:
             touched = set()
             known = self._known
