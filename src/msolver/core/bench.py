@@ -96,7 +96,9 @@ def play_one(
         apply_counted(game, decision.moves, clicks)
     seconds = sum(times) / 1000
     stats = simulated_stats(game, clicks, seconds=seconds, guesses=guesses)
-    won = game.board.outcome() == "won"
+    # What the board's outcome says, without making it: the game is won
+    # exactly when its last safe cell opened (a lost one shows a mine).
+    won = game.status is Status.WON
     cpu = time.process_time() - cpu0
     return GameResult(index, won, seconds, tuple(times), guesses, stats, cpu)
 

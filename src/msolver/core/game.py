@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
+from itertools import compress
 from typing import Literal
 
 from msolver.core.board import (
@@ -97,7 +98,9 @@ class Game:
         # cell's neighbours as it opens).
         self._near: list[int] = []
         self._laid = False
-        self._opened = 0
+        # Safe cells opened so far: read by whoever counts clicks (a
+        # click that opened nothing changed nothing); only the game writes it.
+        self.opened = 0
         self._safe_cells = cells - mines
         self.status = Status.PLAYING
         self.exploded: int | None = None
@@ -120,6 +123,15 @@ class Game:
     def layout(self) -> frozenset[int]:
         return frozenset(i for i, m in enumerate(self._mine) if m)
 
+    def numbers(self) -> list[int]:
+        """Each cell's count of neighbouring mines, -1 for a mine (as
+        `bbbv.numbers` gives them), from the counts the game keeps."""
+        # Before the mines are laid the board has none (as `layout` says).
+        out = list(self._near) if self._laid else [0] * len(self._mine)
+        for i in compress(range(len(out)), self._mine):
+            out[i] = -1
+        return out
+
     # -- what the player sees ------------------------------------------------
 
     @property
@@ -132,7 +144,7 @@ class Game:
 
     @property
     def safe_left(self) -> int:
-        return self.width * self.height - self.mines - self._opened
+        return self.width * self.height - self.mines - self.opened
 
     # -- moves ------------------------------------------------------------------
 
@@ -151,10 +163,10 @@ class Game:
             self._view[index] = n
             if self._written is not None:
                 self._written.append(index)
-            self._opened += 1
+            self.opened += 1
         else:
             self._flood(index)
-        if self._opened == self._safe_cells:
+        if self.opened == self._safe_cells:
             self.status = Status.WON
         return self.status
 
@@ -245,7 +257,7 @@ class Game:
             opened += 1
             if n == 0:
                 stack += nbrs[i]
-        self._opened += opened
+        self.opened += opened
 
     def _lose(self, index: int) -> None:
         self.status = Status.LOST
