@@ -208,18 +208,21 @@ class Game:
     def _count_mines(self) -> None:
         near = [0] * len(self._mine)
         nbrs = self._nbrs
-        for i, m in enumerate(self._mine):
-            if m:
-                for j in nbrs[i]:
-                    near[j] += 1
+        # The mines found in C: a fifth of the cells, the rest not stepped over.
+        for i in compress(range(len(near)), self._mine):
+            for j in nbrs[i]:
+                near[j] += 1
         self._near = near
 
     def _place(self, first: int) -> None:
         cells = self.width * self.height
         rng = self._rng
         if self.first_click == "opening":
-            banned = {first, *self._nbrs[first]}
-            free = [i for i in range(cells) if i not in banned]
+            # The cells in order less the nine banned: nine deletions in C
+            # rather than a test per cell (the same list, so the same mines).
+            free = list(range(cells))
+            for i in sorted({first, *self._nbrs[first]}, reverse=True):
+                del free[i]
             for i in rng.sample(free, self.mines):
                 self._mine[i] = True
             return
