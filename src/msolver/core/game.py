@@ -30,6 +30,7 @@ from msolver.core.board import (
     Board,
     BoardError,
     neighbours_table,
+    trusted_board,
 )
 
 FirstClick = Literal["safe", "opening", "xp", "none"]
@@ -140,7 +141,8 @@ class Game:
         shown, written = self._shown, self._written
         since = None if shown is None or written is None else (shown, tuple(written))
         self._shown, self._written = cells, []
-        return Board(self.width, self.height, self.mines, cells, since)
+        # Checked once, when the game was made: each move's board skips it.
+        return trusted_board(self.width, self.height, self.mines, cells, since)
 
     @property
     def safe_left(self) -> int:
