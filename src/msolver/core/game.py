@@ -43,6 +43,14 @@ class Status(Enum):
     LOST = "lost"
 
 
+# The members as plain names: reading one off the class takes an enum's
+# slower attribute look-up (about 0.12 us in CPython 3.11), and a game reads
+# them a thousand times (each move's checks, the player's loop).
+PLAYING = Status.PLAYING
+WON = Status.WON
+LOST = Status.LOST
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     width: int
@@ -103,7 +111,7 @@ class Game:
         # click that opened nothing changed nothing); only the game writes it.
         self.opened = 0
         self._safe_cells = cells - mines
-        self.status = Status.PLAYING
+        self.status = PLAYING
         self.exploded: int | None = None
         if layout is not None:
             if len(layout) != mines or any(not 0 <= i < cells for i in layout):
@@ -152,7 +160,7 @@ class Game:
 
     def open(self, index: int) -> Status:
         """Open one cell; a zero floods its neighbours."""
-        if self.status is not Status.PLAYING or self._view[index] != UNKNOWN:
+        if self.status is not PLAYING or self._view[index] != UNKNOWN:
             return self.status
         if not self._laid:
             self._lay(index)
@@ -169,12 +177,12 @@ class Game:
         else:
             self._flood(index)
         if self.opened == self._safe_cells:
-            self.status = Status.WON
+            self.status = WON
         return self.status
 
     def flag(self, index: int) -> None:
         """Toggle a flag: the player's own note, the game does not judge it."""
-        if self.status is not Status.PLAYING:
+        if self.status is not PLAYING:
             return
         if self._view[index] == UNKNOWN:
             self._view[index] = FLAG
@@ -188,7 +196,7 @@ class Game:
     def chord(self, index: int) -> Status:
         """Open every unflagged neighbour of a number whose flags are complete."""
         n = self._view[index]
-        if self.status is not Status.PLAYING or n < 1:
+        if self.status is not PLAYING or n < 1:
             return self.status
         nbrs = self._nbrs[index]
         if sum(1 for j in nbrs if self._view[j] == FLAG) != n:
@@ -265,7 +273,7 @@ class Game:
         self.opened += opened
 
     def _lose(self, index: int) -> None:
-        self.status = Status.LOST
+        self.status = LOST
         self.exploded = index
         self._written = None  # the whole board may show
         for i, m in enumerate(self._mine):

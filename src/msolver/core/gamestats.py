@@ -28,7 +28,7 @@ from typing import Literal
 from msolver.core.bbbv import bbbv as board_bbbv
 from msolver.core.bbbv import bbbv_per_s, efficiency, figures, solved_bbbv
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board
-from msolver.core.game import Game, Status
+from msolver.core.game import LOST, PLAYING, WON, Game
 from msolver.core.solver import Move
 
 Button = Literal["left", "right", "chord"]
@@ -111,9 +111,9 @@ def apply_counted(game: Game, moves: Iterable[Move], count: ClickCount) -> None:
             # changes nothing, and a player would not click it.
             before = game.opened
             game.open(move.index)
-            if game.opened != before or game.status is Status.LOST:
+            if game.opened != before or game.status is LOST:
                 count.left += 1
-        if game.status is not Status.PLAYING:
+        if game.status is not PLAYING:
             return
 
 
@@ -125,7 +125,7 @@ def simulated_stats(game: Game, count: ClickCount, *, seconds: float, guesses: i
     """The figures of a finished simulated game (the simulator knows its layout)."""
     # From the counts the game keeps, and without listing the parts: the
     # same figures as `parts` and `solved_parts` give.
-    won = game.status is Status.WON
+    won = game.status is WON
     shown = None if won else game.board.cells
     total, done = figures(game.width, game.height, game.numbers(), shown)
     return GameStats(won, total, done, count.as_json(), seconds, guesses)
