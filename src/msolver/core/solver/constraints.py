@@ -339,38 +339,39 @@ class Builder:
         said, bad = self._said, self._bad
         agreed, clashing, easy = self._agreed, self._clashing, self._easy
         for i in numbers:
-            prev = said[i]
+            # Unpacked once: a named tuple's fields cost a look-up each.
+            was, was_need = said[i]
             unk: list[int] = []
             mined = 0
-            for j in prev.cells:
+            for j in was:
                 sj = cells[j]
                 if sj == UNKNOWN:
                     unk.append(j)
                 elif sj in MINE_STATES:
                     mined += 1
-            need = prev.need - mined
-            # One number fewer says prev.
+            need = was_need - mined
+            # One number fewer says the old constraint.
             del said[i]
-            if prev.need == 0 or prev.need == len(prev.cells):
+            if was_need == 0 or was_need == len(was):
                 del easy[i]
-            said_as = agreed.get(prev.cells)
+            said_as = agreed.get(was)
             if said_as is None:
-                needs = clashing[prev.cells]
-                if needs[prev.need] > 1:
-                    needs[prev.need] -= 1
+                needs = clashing[was]
+                if needs[was_need] > 1:
+                    needs[was_need] -= 1
                 else:
-                    del needs[prev.need]
+                    del needs[was_need]
                     if len(needs) == 1:
                         # The numbers left all agree again.
                         ((agreed_need, n_said),) = needs.items()
-                        agreed[prev.cells] = agreed_need << 4 | n_said
-                        del clashing[prev.cells]
+                        agreed[was] = agreed_need << 4 | n_said
+                        del clashing[was]
             elif said_as & 15 > 1:
-                agreed[prev.cells] = said_as - 1
+                agreed[was] = said_as - 1
             else:
-                del agreed[prev.cells]
+                del agreed[was]
             if need < 0 or need > len(unk):
-                flagged = cells[i] - prev.need + mined
+                flagged = cells[i] - was_need + mined
                 bad[i] = _cannot_hold(width, i, cells[i], flagged, len(unk))
                 continue
             if not unk:
