@@ -175,8 +175,8 @@ class Builder:
             return None
         safe: set[int] = set()
         mines: set[int] = set()
-        for con in self._easy.values():
-            (safe if con.need == 0 else mines).update(con.cells)
+        for cells, need in self._easy.values():
+            (safe if need == 0 else mines).update(cells)
         return safe, mines
 
     def _update(self, board: Board) -> None:
