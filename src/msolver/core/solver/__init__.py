@@ -21,7 +21,7 @@ from typing import Literal
 from msolver.core.board import Board
 from msolver.core.game import FirstClick
 from msolver.core.solver import endgame, guess, rules, xp
-from msolver.core.solver.constraints import Builder, Inconsistent
+from msolver.core.solver.constraints import Builder, Certain, Constraints, Inconsistent
 from msolver.core.solver.probability import Analysis, analyse
 
 __all__ = ["Analysis", "Decision", "Move", "Solver", "analyse"]
@@ -100,6 +100,14 @@ def _certain(
     return decision
 
 
+# The cheap rules in order; the second alone when the first is known empty.
+_RULES: tuple[tuple[str, Callable[[Constraints], Certain]], ...] = (
+    ("trivial", rules.trivial),
+    ("pairs", rules.pairs),
+)
+_PAIRS_ONLY = _RULES[1:]
+
+
 class Solver:
     """Decides the next moves for a board.
 
@@ -158,7 +166,14 @@ class Solver:
             checked = analyse(board, cs)
             if checked.status == "inconsistent":
                 return Decision("inconsistent", checked.reason, (), False)
-        for tier, rule in (("trivial", rules.trivial), ("pairs", rules.pairs)):
+        tiers = _RULES
+        if not self.verify and 0 < cs.mines_left < len(cs.unknown):
+            # The builder's first rule answered None: on a consistent board
+            # whose mine count settles nothing, that means no number settles
+            # a cell alone, so `rules.trivial` would find nothing either
+            # (tests/core/test_speed holds the two to each other).
+            tiers = _PAIRS_ONLY
+        for tier, rule in tiers:
             found = rule(cs)
             if found:
                 if checked is None or not self.batch_proven:
