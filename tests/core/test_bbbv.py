@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from msolver.core.bbbv import bbbv, bbbv_per_s, efficiency, numbers, parts, solved_bbbv
+from msolver.core.bbbv import (
+    bbbv,
+    bbbv_per_s,
+    efficiency,
+    figures,
+    numbers,
+    parts,
+    solved_bbbv,
+    solved_parts,
+)
 from msolver.core.board import UNKNOWN
 from msolver.core.game import Game, Status
 
@@ -142,3 +151,34 @@ def test_a_won_board_solved_all_its_bbbv(case: tuple[int, int, frozenset[int]]) 
     width, height, mines = case
     safe = [i for i in range(width * height) if i not in mines]
     assert solved_bbbv(width, height, mines, safe) == bbbv(width, height, mines)
+
+
+@settings(max_examples=300, deadline=None)
+@given(layouts(), st.data())
+def test_figures_are_the_parts_counted(
+    case: tuple[int, int, frozenset[int]], data: st.DataObject
+) -> None:
+    # Any cells shown, mines included and openings half open: the same two
+    # figures as listing the parts.
+    width, height, mines = case
+    num = numbers(width, height, mines)
+    shown = data.draw(
+        st.lists(st.integers(-5, 8), min_size=width * height, max_size=width * height)
+    )
+    split = parts(width, height, mines)
+    opened = [i for i, s in enumerate(shown) if s >= 0]
+    assert figures(width, height, num) == (split.bbbv, split.bbbv)
+    assert figures(width, height, num, shown) == (split.bbbv, solved_parts(split, opened))
+    for o in split.openings[::2]:
+        for i in o:
+            shown[i] = 0
+    opened = [i for i, s in enumerate(shown) if s >= 0]
+    assert figures(width, height, list(num), shown) == (split.bbbv, solved_parts(split, opened))
+
+
+def test_the_game_counts_its_numbers_as_bbbv_does() -> None:
+    for seed in range(30):
+        game = Game(9, 9, 10, seed=seed, first_click="safe")
+        assert game.numbers() == [0] * 81  # no mines before the first click
+        game.open(seed % 81)
+        assert tuple(game.numbers()) == numbers(9, 9, game.layout)

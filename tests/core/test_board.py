@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msolver.core.board import FLAG, UNKNOWN, Board, BoardError
+from msolver.core.board import FLAG, UNKNOWN, Board, BoardError, trusted_board
+from msolver.core.game import Game
 
 CHARS = ".F012345678*XW"
 
@@ -65,3 +66,15 @@ def test_neighbours_of_corner_edge_and_inside() -> None:
     assert sorted(b.neighbours(0)) == [1, 4, 5]
     assert len(b.neighbours(1)) == 5
     assert len(b.neighbours(5)) == 8
+
+
+def test_a_trusted_board_is_the_board_made_with_checks() -> None:
+    game = Game(9, 9, 10, seed=3, first_click="safe")
+    for i in (40, 0, 80, 8, 72):
+        game.open(i)
+        board = game.board
+        checked = Board(board.width, board.height, board.mines, board.cells, board.since)
+        assert board == checked and board.since == checked.since
+        assert repr(board) == repr(checked) and hash(board) == hash(checked)
+    made = trusted_board(3, 2, 1, (UNKNOWN,) * 6)
+    assert made == Board.blank(3, 2, 1) and made.since is None

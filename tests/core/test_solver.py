@@ -9,7 +9,7 @@ import pytest
 from msolver.core.bench import play_one, run, summarise
 from msolver.core.board import Board, Cell
 from msolver.core.game import Game, Status
-from msolver.core.solver import Solver, analyse
+from msolver.core.solver import Decision, Move, Solver, _certain, analyse
 from msolver.core.solver.constraints import Constraints, Inconsistent, build
 from msolver.core.solver.guess import forced_pair
 
@@ -278,3 +278,11 @@ def test_the_hint_reuses_the_solvers_count(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(hint, "analyse", counted_twice)
     assert hint.render_hint(board) == expected
+
+
+def test_a_certain_decision_made_through_its_slots_is_the_checked_one() -> None:
+    made = _certain({4, 1}, {9}, "trivial", None)
+    moves = (Move("open", 1, 0.0), Move("open", 4, 0.0), Move("flag", 9, 1.0))
+    checked = Decision("ok", "", moves, True, "trivial", None)
+    assert made == checked and repr(made) == repr(checked) and hash(made) == hash(checked)
+    assert made.analysis is None

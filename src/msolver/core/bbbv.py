@@ -15,8 +15,9 @@ numbers opened.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from msolver.core.board import neighbours_table
 
@@ -77,6 +78,52 @@ def parts(width: int, height: int, layout: Collection[int]) -> Parts:
         covered |= region
     lone = frozenset(i for i, n in enumerate(num) if n > 0 and i not in covered)
     return Parts(tuple(openings), lone)
+
+
+def figures(
+    width: int, height: int, num: Sequence[int], shown: Sequence[int] | None = None
+) -> tuple[int, int]:
+    """The 3BV of a board whose cells count `num` (as `numbers` gives them, -1
+    a mine), and the 3BV solved on `shown` (a board's cells: opened ones are
+    0 or more); without `shown`, the whole 3BV twice (a won game).
+
+    The same two figures as `parts` and `solved_parts`, without listing the
+    parts: the simulator asks for them once a game.
+    """
+    nbrs = neighbours_table(width, height)
+    zeros = [i for i, n in enumerate(num) if not n]
+    # Every safe cell next to a zero is in that zero's opening (a mine never
+    # is): the safe cells left out are the lone numbers.
+    covered = set(chain.from_iterable(map(nbrs.__getitem__, zeros)))
+    covered.update(zeros)
+    lone = len(num) - num.count(-1) - len(covered)
+    opened: set[int] = set()
+    if shown is not None:
+        opened = {i for i, s in enumerate(shown) if s >= 0 and num[i] >= 0}
+    judged = shown is not None
+    seen = [False] * len(num)
+    openings = solved = 0
+    for start in zeros:
+        if seen[start]:
+            continue
+        seen[start] = True
+        stack = [start]
+        region = {start}
+        while stack:
+            around = nbrs[stack.pop()]
+            if judged:
+                region.update(around)
+            for j in around:
+                if not num[j] and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        openings += 1
+        if judged and region <= opened:
+            solved += 1
+    total = openings + lone
+    if not judged:
+        return total, total
+    return total, solved + len(opened - covered)
 
 
 def bbbv(width: int, height: int, layout: Collection[int]) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from msolver.core.game import FirstClick, Game, Status
+from msolver.core.game import PLAYING, WON, FirstClick, Game
 from msolver.core.gamestats import BenchStats, ClickCount, GameStats, apply_counted, simulated_stats
 from msolver.core.solver import Move, Solver
 from msolver.core.stats import wilson_interval
@@ -69,7 +69,7 @@ def apply_moves(game: Game, moves: Iterable[Move]) -> None:
             game.flag(move.index)
         else:
             game.open(move.index)
-        if game.status is not Status.PLAYING:
+        if game.status is not PLAYING:
             return
 
 
@@ -82,7 +82,7 @@ def play_one(
     times: list[float] = []
     guesses = 0
     clicks = ClickCount()
-    while game.status is Status.PLAYING:
+    while game.status is PLAYING:
         board = game.board
         t0 = time.perf_counter()
         decision = solver.decide(board)
@@ -96,7 +96,9 @@ def play_one(
         apply_counted(game, decision.moves, clicks)
     seconds = sum(times) / 1000
     stats = simulated_stats(game, clicks, seconds=seconds, guesses=guesses)
-    won = game.board.outcome() == "won"
+    # What the board's outcome says, without making it: the game is won
+    # exactly when its last safe cell opened (a lost one shows a mine).
+    won = game.status is WON
     cpu = time.process_time() - cpu0
     return GameResult(index, won, seconds, tuple(times), guesses, stats, cpu)
 

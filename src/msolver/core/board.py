@@ -13,6 +13,7 @@ written back as ``.``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
@@ -226,6 +227,41 @@ class Board:
         for i, s in changes.items():
             cells[i] = s
         return Board(self.width, self.height, self.mines, tuple(cells))
+
+
+# A board's fields set straight through their slots: what `Board(...)` does
+# less the checks and the frozen class's Python-level set-ups.
+_new_board = object.__new__
+_slot = Board.__dict__
+_set_width: Callable[[Board, int], None] = _slot["width"].__set__
+_set_height: Callable[[Board, int], None] = _slot["height"].__set__
+_set_mines: Callable[[Board, int], None] = _slot["mines"].__set__
+_set_cells: Callable[[Board, tuple[int, ...]], None] = _slot["cells"].__set__
+_set_since: Callable[[Board, tuple[tuple[int, ...], tuple[int, ...]] | None], None] = _slot[
+    "since"
+].__set__
+
+
+def trusted_board(
+    width: int,
+    height: int,
+    mines: int,
+    cells: tuple[int, ...],
+    since: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+) -> Board:
+    """A `Board` of fields known to hold together, made without checking them.
+
+    For the simulator, whose size and mine count were checked when the game
+    was made and whose cells are always its own: it hands out a board every
+    move, and the checks took half of making one.
+    """
+    board: Board = _new_board(Board)
+    _set_width(board, width)
+    _set_height(board, height)
+    _set_mines(board, mines)
+    _set_cells(board, cells)
+    _set_since(board, since)
+    return board
 
 
 def state_char(state: int) -> str:

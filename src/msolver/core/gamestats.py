@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from msolver.core.bbbv import bbbv as board_bbbv
-from msolver.core.bbbv import bbbv_per_s, efficiency, parts, solved_bbbv, solved_parts
+from msolver.core.bbbv import bbbv_per_s, efficiency, figures, solved_bbbv
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, Board
-from msolver.core.game import Game, Status
+from msolver.core.game import LOST, PLAYING, WON, Game
 from msolver.core.solver import Move
 
 Button = Literal["left", "right", "chord"]
@@ -109,11 +109,11 @@ def apply_counted(game: Game, moves: Iterable[Move], count: ClickCount) -> None:
             # Opening a cell that is still closed changes the game (a safe
             # cell opens, a mine ends it); one an earlier click flooded open
             # changes nothing, and a player would not click it.
-            before = game.safe_left
+            before = game.opened
             game.open(move.index)
-            if game.safe_left != before or game.status is Status.LOST:
+            if game.opened != before or game.status is LOST:
                 count.left += 1
-        if game.status is not Status.PLAYING:
+        if game.status is not PLAYING:
             return
 
 
@@ -123,11 +123,11 @@ def opened_cells(board: Board) -> list[int]:
 
 def simulated_stats(game: Game, count: ClickCount, *, seconds: float, guesses: int) -> GameStats:
     """The figures of a finished simulated game (the simulator knows its layout)."""
-    # The parts once: a lost game's solved 3BV reads the same parts.
-    split = parts(game.width, game.height, game.layout)
-    total = split.bbbv
-    won = game.status is Status.WON
-    done = total if won else solved_parts(split, opened_cells(game.board))
+    # From the counts the game keeps, and without listing the parts: the
+    # same figures as `parts` and `solved_parts` give.
+    won = game.status is WON
+    shown = None if won else game.board.cells
+    total, done = figures(game.width, game.height, game.numbers(), shown)
     return GameStats(won, total, done, count.as_json(), seconds, guesses)
 
 

@@ -14,14 +14,14 @@ reason, never as an exception.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Literal
 
 from msolver.core.board import Board
 from msolver.core.game import FirstClick
 from msolver.core.solver import endgame, guess, rules, xp
-from msolver.core.solver.constraints import Builder, Inconsistent
+from msolver.core.solver.constraints import Builder, Certain, Constraints, Inconsistent
 from msolver.core.solver.probability import Analysis, analyse
 
 __all__ = ["Analysis", "Decision", "Move", "Solver", "analyse"]
@@ -70,13 +70,42 @@ def _sure(kind: Literal["open", "flag"], i: int) -> Move:
     return move
 
 
+# A certain decision's fields set straight through their slots: most frames
+# end in one, and the frozen class's __init__ takes twice as long.
+_new_decision = object.__new__
+_slot = Decision.__dict__
+_set_status: Callable[[Decision, str], None] = _slot["status"].__set__
+_set_reason: Callable[[Decision, str], None] = _slot["reason"].__set__
+_set_moves: Callable[[Decision, tuple[Move, ...]], None] = _slot["moves"].__set__
+_set_certain: Callable[[Decision, bool], None] = _slot["certain"].__set__
+_set_tier: Callable[[Decision, str], None] = _slot["tier"].__set__
+_set_analysis: Callable[[Decision, Analysis | None], None] = _slot["analysis"].__set__
+
+
 def _certain(
     safe: Collection[int], mines: Collection[int], tier: str, analysis: Analysis | None
 ) -> Decision:
     opens, flags = _OPENS.get, _FLAGS.get
     moves = [opens(i) or _sure("open", i) for i in sorted(safe)]
     moves += [flags(i) or _sure("flag", i) for i in sorted(mines)]
-    return Decision("ok", "", tuple(moves), True, tier, analysis)
+    # Decision("ok", "", tuple(moves), True, tier, analysis), made unchecked
+    # (a dataclass checks nothing, so it is the same object).
+    decision: Decision = _new_decision(Decision)
+    _set_status(decision, "ok")
+    _set_reason(decision, "")
+    _set_moves(decision, tuple(moves))
+    _set_certain(decision, True)
+    _set_tier(decision, tier)
+    _set_analysis(decision, analysis)
+    return decision
+
+
+# The cheap rules in order; the second alone when the first is known empty.
+_RULES: tuple[tuple[str, Callable[[Constraints], Certain]], ...] = (
+    ("trivial", rules.trivial),
+    ("pairs", rules.pairs),
+)
+_PAIRS_ONLY = _RULES[1:]
 
 
 class Solver:
@@ -123,7 +152,9 @@ class Solver:
             return Decision("inconsistent", cs.reason, (), False)
         if not cs.unknown:
             return Decision("done", "no unknown cells left", (), True)
-        if not any(s >= 0 for s in board.cells):
+        # A constraint is said by an opened number, so a frontier means one
+        # is open; only without one are the cells looked at (in C).
+        if not cs.frontier and max(board.cells) < 0:
             # Nothing opened yet: the first click depends only on the rules.
             i = guess.first_click(board, self.first_click)
             p = cs.mines_left / len(cs.unknown)
@@ -135,7 +166,14 @@ class Solver:
             checked = analyse(board, cs)
             if checked.status == "inconsistent":
                 return Decision("inconsistent", checked.reason, (), False)
-        for tier, rule in (("trivial", rules.trivial), ("pairs", rules.pairs)):
+        tiers = _RULES
+        if not self.verify and 0 < cs.mines_left < len(cs.unknown):
+            # The builder's first rule answered None: on a consistent board
+            # whose mine count settles nothing, that means no number settles
+            # a cell alone, so `rules.trivial` would find nothing either
+            # (tests/core/test_speed holds the two to each other).
+            tiers = _PAIRS_ONLY
+        for tier, rule in tiers:
             found = rule(cs)
             if found:
                 if checked is None or not self.batch_proven:

@@ -9,7 +9,6 @@ contradicts itself: the board is inconsistent, and we say where.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, compress
 from operator import ne
@@ -176,8 +175,8 @@ class Builder:
             return None
         safe: set[int] = set()
         mines: set[int] = set()
-        for con in self._easy.values():
-            (safe if con.need == 0 else mines).update(con.cells)
+        for cells, need in self._easy.values():
+            (safe if need == 0 else mines).update(cells)
         return safe, mines
 
     def _update(self, board: Board) -> None:
@@ -202,27 +201,37 @@ class Builder:
             self._agreed.clear()
             self._clashing.clear()
             self._easy.clear()
-            # Only numbers say constraints (a first, blank board has none).
-            touched: set[int] = set(compress(range(len(cells)), map(_NUMBER, cells)))
-            known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
-            unknown = None
+            touched: set[int]
+            if cells.count(UNKNOWN) == len(cells):
+                # A first, blank board (every game starts on one): no number,
+                # no mine, every cell unknown, found without three walks.
+                touched = set()
+                known = 0
+                unknown = tuple(range(len(cells)))
+                self._gone = []
+                self._n_unknown = len(cells)
+            else:
+                # Only numbers say constraints.
+                touched = set(compress(range(len(cells)), map(_NUMBER, cells)))
+                known = cells.count(FLAG) + cells.count(MINE) + cells.count(EXPLODED)
+                unknown = None
         else:
-            touched = set()
             known = self._known
             unknown = self._unknown
             gone: list[int] = []  # cells no longer unknown
             since = board.since
-            changed: Iterable[int]
+            changed: list[int]
             if since is not None and since[0] is old:
                 # The maker of the board listed what it wrote since the very
                 # cells seen last: only those can differ.
                 changed = [i for i in set(since[1]) if old[i] != cells[i]]
             else:
                 # compress/map walk the cells in C: most of a frame is unchanged.
-                changed = compress(range(len(cells)), map(ne, old, cells))
+                changed = list(compress(range(len(cells)), map(ne, old, cells)))
+            # The cells next to a change, gathered in C.
+            touched = set(chain.from_iterable(map(nbrs.__getitem__, changed)))
             fresh = True
             for i in changed:
-                touched.update(nbrs[i])
                 s = cells[i]
                 was = old[i]
                 if was == UNKNOWN:
@@ -241,10 +250,9 @@ class Builder:
                 # Only numbers can have a constraint or a fault; of the
                 # numbers next to a change, only those with either (above).
                 near = touched
-                touched = said.keys() & near
-                if bad:
-                    touched |= bad.keys() & near
-                touched.update(opened)
+                touched = bad.keys() & near if bad else set()
+                self._reread(cells, said.keys() & near, board.width)
+                self._read_opened(cells, opened, nbrs, board.width)
             else:
                 touched.update(gone)
             if unknown is not None:
@@ -263,29 +271,8 @@ class Builder:
                 bad.pop(i, None)
             con: Constraint | None = None
             prev = said.get(i)
-            if fresh and prev is not None:
-                # An unchanged number next to changes: only its unknown cells
-                # can have changed (see `fresh`).
+            if s >= 0:
                 unk: list[int] = []
-                mined = 0
-                for j in prev.cells:
-                    sj = cells[j]
-                    if sj == UNKNOWN:
-                        unk.append(j)
-                    elif sj in MINE_STATES:
-                        mined += 1
-                need = prev.need - mined
-                if need < 0 or need > len(unk):
-                    flagged = s - prev.need + mined
-                    bad[i] = _cannot_hold(board.width, i, s, flagged, len(unk))
-                elif unk:
-                    con = (
-                        prev
-                        if len(unk) == len(prev.cells)
-                        else _new_tuple(Constraint, (tuple(unk), need))
-                    )
-            elif s >= 0:
-                unk = []
                 flagged = 0
                 for j in nbrs[i]:
                     sj = cells[j]
@@ -338,6 +325,119 @@ class Builder:
                     del agreed[con.cells]
                     clashing[con.cells] = {said_as >> 4: said_as & 15, con.need: 1}
         self._cells = cells
+
+    def _reread(self, cells: tuple[int, ...], numbers: set[int], width: int) -> None:
+        """The constraints of `numbers`, each next to a change of a frame whose
+        changed cells were all unknown (see `fresh`), from their old ones.
+
+        Each number kept its value and its neighbours that were not unknown,
+        so only its unknown cells can have changed, and one of them did (a
+        changed cell next to it was among them): its old constraint goes,
+        and a new one, if it still has unknown cells, comes. Such a number
+        has a constraint, so it has no fault to clear.
+        """
+        said, bad = self._said, self._bad
+        agreed, clashing, easy = self._agreed, self._clashing, self._easy
+        for i in numbers:
+            # Unpacked once: a named tuple's fields cost a look-up each.
+            was, was_need = said[i]
+            unk: list[int] = []
+            mined = 0
+            for j in was:
+                sj = cells[j]
+                if sj == UNKNOWN:
+                    unk.append(j)
+                elif sj in MINE_STATES:
+                    mined += 1
+            need = was_need - mined
+            # One number fewer says the old constraint.
+            del said[i]
+            if was_need == 0 or was_need == len(was):
+                del easy[i]
+            said_as = agreed.get(was)
+            if said_as is None:
+                needs = clashing[was]
+                if needs[was_need] > 1:
+                    needs[was_need] -= 1
+                else:
+                    del needs[was_need]
+                    if len(needs) == 1:
+                        # The numbers left all agree again.
+                        ((agreed_need, n_said),) = needs.items()
+                        agreed[was] = agreed_need << 4 | n_said
+                        del clashing[was]
+            elif said_as & 15 > 1:
+                agreed[was] = said_as - 1
+            else:
+                del agreed[was]
+            if need < 0 or need > len(unk):
+                flagged = cells[i] - was_need + mined
+                bad[i] = _cannot_hold(width, i, cells[i], flagged, len(unk))
+                continue
+            if not unk:
+                continue
+            key = tuple(unk)
+            said[i] = con = _new_tuple(Constraint, (key, need))
+            if need == 0 or need == len(key):
+                easy[i] = con
+            said_as = agreed.get(key)
+            if said_as is None:
+                disputed = clashing.get(key) if clashing else None
+                if disputed is None:
+                    agreed[key] = need << 4 | 1
+                else:
+                    disputed[need] = disputed.get(need, 0) + 1
+            elif said_as >> 4 == need:
+                agreed[key] = said_as + 1
+            else:
+                # Two numbers disagree on these cells.
+                del agreed[key]
+                clashing[key] = {said_as >> 4: said_as & 15, need: 1}
+
+    def _read_opened(
+        self,
+        cells: tuple[int, ...],
+        opened: list[int],
+        nbrs: tuple[tuple[int, ...], ...],
+        width: int,
+    ) -> None:
+        """The constraints of the numbers a frame opened: each was unknown on
+        the last board, so it had no constraint and no fault to clear."""
+        said, bad = self._said, self._bad
+        agreed, clashing, easy = self._agreed, self._clashing, self._easy
+        for i in opened:
+            unk: list[int] = []
+            flagged = 0
+            for j in nbrs[i]:
+                sj = cells[j]
+                if sj == UNKNOWN:
+                    unk.append(j)
+                elif sj < UNKNOWN and sj in MINE_STATES:
+                    flagged += 1
+            s = cells[i]
+            need = s - flagged
+            if need < 0 or need > len(unk):
+                bad[i] = _cannot_hold(width, i, s, flagged, len(unk))
+                continue
+            if not unk:
+                continue
+            key = tuple(unk)
+            said[i] = con = _new_tuple(Constraint, (key, need))
+            if need == 0 or need == len(key):
+                easy[i] = con
+            said_as = agreed.get(key)
+            if said_as is None:
+                disputed = clashing.get(key) if clashing else None
+                if disputed is None:
+                    agreed[key] = need << 4 | 1
+                else:
+                    disputed[need] = disputed.get(need, 0) + 1
+            elif said_as >> 4 == need:
+                agreed[key] = said_as + 1
+            else:
+                # Two numbers disagree on these cells.
+                del agreed[key]
+                clashing[key] = {said_as >> 4: said_as & 15, need: 1}
 
     def _assemble(self, board: Board) -> Constraints | Inconsistent:
         cells, said, bad = self._cells, self._said, self._bad
