@@ -1257,15 +1257,8 @@ def _on_edges(
     edges: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], lat: Lattice
 ) -> float:
     """The mean edge strength at the lattice's lines, at the pixel each falls on."""
-    ex, ey = edges
-    (ox, oy), (px, py) = lat.origin, lat.pitch
-    y0, y1 = max(int(oy), 0), min(int(oy + lat.rows * py), ex.shape[0])
-    x0, x1 = max(int(ox), 0), min(int(ox + lat.cols * px), ex.shape[1])
     total = 0.0
-    for prof, o, p, n in (
-        (ex[y0:y1].sum(axis=0), ox, px, lat.cols),
-        (ey[:, x0:x1].sum(axis=1), oy, py, lat.rows),
-    ):
+    for prof, o, p, n in _edge_profiles(*edges, lat):
         at = [round(o + i * p) for i in range(n + 1)]
         total += float(np.mean([prof[j] for j in at if 0 <= j < len(prof)] or [0.0]))
     return total
@@ -1829,6 +1822,20 @@ def _repeat_scores(
     return lags, score
 
 
+def _edge_profiles(
+    ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], lat: Lattice
+) -> tuple[tuple[npt.NDArray[np.float32], float, float, int], ...]:
+    """Per axis (x, then y): the edge strength across the lattice's box summed
+    along the other axis, with the axis' origin, pitch and number of cells."""
+    (ox, oy), (px, py) = lat.origin, lat.pitch
+    y0, y1 = max(int(oy), 0), min(int(oy + lat.rows * py), ex.shape[0])
+    x0, x1 = max(int(ox), 0), min(int(ox + lat.cols * px), ex.shape[1])
+    return (
+        (ex[y0:y1].sum(axis=0), ox, px, lat.cols),
+        (ey[:, x0:x1].sum(axis=1), oy, py, lat.rows),
+    )
+
+
 def _lines_within(
     ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], coarse: Lattice, kx: int, ky: int
 ) -> float:
@@ -1844,13 +1851,7 @@ def _lines_within(
     keeps the others).
     """
     shares = []
-    (ox, oy), (px, py) = coarse.origin, coarse.pitch
-    y0, y1 = max(int(oy), 0), min(int(oy + coarse.rows * py), ex.shape[0])
-    x0, x1 = max(int(ox), 0), min(int(ox + coarse.cols * px), ex.shape[1])
-    for k, prof, o, p, n in (
-        (kx, ex[y0:y1].sum(axis=0), ox, px, coarse.cols),
-        (ky, ey[:, x0:x1].sum(axis=1), oy, py, coarse.rows),
-    ):
+    for k, (prof, o, p, n) in zip((kx, ky), _edge_profiles(ex, ey, coarse), strict=True):
         if k < 2:
             continue
 

@@ -1296,6 +1296,8 @@ class LearningReader:
         # in a look it does not know.
         # Looks that differ only by the shade of their face may show one number
         # (a translucent opened cell over a picture: kmines' default theme).
+        zeros = frozenset() if outside else self._cascaded(known)
+
         def named(sides_only: bool) -> Naming:
             return name_looks(
                 p.cols,
@@ -1313,8 +1315,6 @@ class LearningReader:
                 inkless=self._blank_on_number_face(groups),
                 zeros=zeros,
             )
-
-        zeros = frozenset() if outside else self._cascaded(known)
 
         naming = named(self.sides_only)
         if not self.sides_only and naming.unnamed and not naming.fits and not outside:
@@ -1378,7 +1378,7 @@ class LearningReader:
         if last[c] != UNKNOWN:
             return frozenset()  # a click on an opened number: a chord
         opened = any(
-            last[j] == UNKNOWN and (known[j] is None or (known[j] or 0) >= 0) for j in self._nbrs[c]
+            last[j] == UNKNOWN and ((k := known[j]) is None or k >= 0) for j in self._nbrs[c]
         )
         return frozenset({c}) if opened else frozenset()
 
