@@ -39,11 +39,12 @@ def test_a_glyph_over_most_of_the_inside_is_ink() -> None:
     c = content(tile)
     assert c.ink is not None and np.abs(c.ink - NAVY).max() <= 8
     assert np.abs(c.face - GREY).max() <= 2
-    # the batch rule gives the same
+    # the batch rule gives the same, or leaves the box to content
     got = contents_of([tile], _INK_RULE)
     assert got is not None
-    face, ink = got[0][:2]
-    assert ink is not None and np.array_equal(ink, c.ink) and np.array_equal(face, c.face)
+    if got[0] is not None:
+        face, ink = got[0][:2]
+        assert ink is not None and np.array_equal(ink, c.ink) and np.array_equal(face, c.face)
 
 
 def test_the_bold_fours_are_never_read_as_0() -> None:

@@ -15,7 +15,10 @@ def assert_batch_matches(tiles: Sequence[Image]) -> None:
     """`contents_of` finds, bit for bit, what `content` finds box by box."""
     batch = contents_of(tiles, _INK_RULE)
     assert batch is not None
-    for tile, (face, ink, shape, aspect, sprite, faint) in zip(tiles, batch, strict=True):
+    for tile, parts in zip(tiles, batch, strict=True):
+        if parts is None:
+            continue  # a glyph run into the rim: content takes the box alone
+        face, ink, shape, aspect, sprite, faint = parts
         one = content(tile)
         assert one.faint == faint
         assert np.array_equal(one.face, face)

@@ -211,6 +211,8 @@ def test_contents_of_many_boxes_equal_content_of_each(tapes: tuple[Tape, Tape]) 
         got = contents_of(group, _INK_RULE)
         assert got is not None and len(got) == len(group)
         for box, parts in zip(group, got, strict=True):
+            if parts is None:
+                continue  # a glyph run into the rim: content takes the box alone
             want = content(box)
             assert _parts(Content(*parts)) == _parts(want)
             inked += want.ink is not None

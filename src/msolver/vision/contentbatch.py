@@ -137,6 +137,63 @@ def faint_ink(
     return face, dist2, mask
 
 
+# A glyph set at the cell's edge runs into the rim `content` leaves out as
+# lines and bevels (15% a side): a look that sets its digits in the cell's
+# bottom-right corner, at 11 px cells, had a 3 at one sub-pixel phase cut to a
+# sliver of one column, and named apart from the other 3s. A rim line (a row or
+# column of the box beyond the inside) is a grid line, a gap or a bevel when
+# its pixels stand out of the face along RIM_LINE of the box's whole side or
+# more; a glyph never spans a whole side. Any other rim line the glyph's ink
+# runs into is face, and the inside grows over it.
+RIM_LINE = 0.9
+Box = tuple[
+    int, int, int, int
+]  # top, bottom, left, right: the inside is tile[top:bottom, left:right]
+
+
+def inside_box(tile: Image) -> Box:
+    """The box's inside: all but the rim (15% a side, at least a pixel)."""
+    h, w = tile.shape[:2]
+    m = max(1, round(0.15 * min(h, w)))
+    return m, h - m, m, w - m
+
+
+def rim_grown(tile: Image, box: Box, face: F64, threshold: float) -> Box | None:
+    """The inside `box` grown, a rim line at a time, on each side where the
+    glyph's ink (what stands out of `face` by over `threshold`) runs into a
+    rim line that is no line (RIM_LINE); None when it does not grow."""
+    h, w = tile.shape[:2]
+    ink = np.abs(tile[:, :, :3].astype(np.float64) - face).max(axis=2) > threshold
+    # Each line's share of ink along the box's whole side, once.
+    rows, cols = ink.mean(axis=1), ink.mean(axis=0)
+    top, bottom, left, right = box
+    while True:
+        mask = ink[top:bottom, left:right]
+        grown = [top, bottom, left, right]
+        for side, (edge, at) in enumerate(
+            (
+                (mask[0], top - 1),
+                (mask[-1], bottom),
+                (mask[:, 0], left - 1),
+                (mask[:, -1], right),
+            )
+        ):
+            if not 0 <= at < (h if side < 2 else w) or not edge.any():
+                continue
+            if float(rows[at] if side < 2 else cols[at]) >= RIM_LINE:
+                continue
+            beside = ink[at, left:right] if side < 2 else ink[top:bottom, at]
+            near = edge.copy()
+            near[1:] |= edge[:-1]
+            near[:-1] |= edge[1:]
+            if (beside & near).any():
+                grown[side] += -1 if side in (0, 2) else 1
+        if grown == [top, bottom, left, right]:
+            break
+        top, bottom, left, right = grown
+    return None if (top, bottom, left, right) == box else (top, bottom, left, right)
+
+
 def side_shares(mask: npt.NDArray[np.bool_]) -> tuple[float, float, float, float]:
     """The share of each side of a box's `mask` that is set: top, bottom, left, right."""
     return (
@@ -255,18 +312,19 @@ def glyph_shape(
     return shape
 
 
-def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
+def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts | None] | None:
     """(face, ink, shape, aspect) of each box as `learning_reader.content` finds
     them; the boxes are all one size. None for boxes too small to have an inside
-    (`content` then takes the whole box)."""
+    (`content` then takes the whole box), and None in the list for a box whose
+    glyph runs into its rim (`rim_grown`: `content` takes it alone)."""
 
     if not tiles:
         return []
-    h, w = tiles[0].shape[:2]
-    m = max(1, round(0.15 * min(h, w)))
-    if h - 2 * m <= 0 or w - 2 * m <= 0:
+    box = inside_box(tiles[0])
+    top, bottom, left, right = box
+    if bottom <= top or right <= left:
         return None
-    stack = np.stack([t[m : h - m, m : w - m, :3] for t in tiles])
+    stack = np.stack([t[top:bottom, left:right, :3] for t in tiles])
     inner = stack.astype(np.float64)
     b, ih, iw = inner.shape[:3]
     face = np.median(inner.reshape(b, ih * iw, 3), axis=1)
@@ -295,7 +353,7 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
             face[k], dist[k], mask[k] = faint
             threshold[k], inked[k] = rule.faint, True
             faints.add(int(k))
-    result: list[Parts] = [(face[k].copy(), None, None, 0.0, None, False) for k in range(b)]
+    result: list[Parts | None] = [(face[k].copy(), None, None, 0.0, None, False) for k in range(b)]
     picked = np.flatnonzero(inked)
     if picked.size == 0:
         return result
@@ -317,6 +375,9 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
     var_y = (weight * (ys - centre_y[:, None, None]) ** 2).reshape(n, -1).sum(axis=1)
     glyph, span = rule.glyph, rule.span
     for j, k in enumerate(picked):
+        if int(k) not in sprites and rim_grown(tiles[int(k)], box, face[k], float(thr[j])):
+            result[k] = None
+            continue
         tot = float(total[j])
         cx, cy = float(centre_x[j]), float(centre_y[j])
         wk = weight[j]
@@ -325,7 +386,7 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts] | None:
         shape = glyph_shape(wk, (cx, cy), (sx, sy), glyph, span)
         ink = np.median(inner[k][mask_i[j]], axis=0)
         result[k] = (
-            result[k][0]
+            face[k].copy()
             if int(k) in sprites
             else face_apart(inner[k], face[k], dist_i[j], float(thr[j])),
             ink,

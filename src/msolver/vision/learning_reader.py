@@ -64,6 +64,8 @@ from msolver.vision.contentbatch import (
     face_texture,
     faint_ink,
     glyph_shape,
+    inside_box,
+    rim_grown,
     side_shares,
     sprite_apart,
     sprite_ink,
@@ -210,10 +212,10 @@ class Content:
 def content(tile: Image) -> Content:
     """The content of one cell box: face colour, ink colour and glyph shape."""
 
-    h, w = tile.shape[:2]
     # Leave out the cell's rim: grid lines, bevels and gaps are not content.
-    m = max(1, round(0.15 * min(h, w)))
-    inner = tile[m : h - m, m : w - m, :3].astype(np.float64)
+    box = inside_box(tile)
+    y0, y1, x0, x1 = box
+    inner = tile[y0:y1, x0:x1, :3].astype(np.float64)
     if inner.size == 0:
         inner = tile[:, :, :3].astype(np.float64)
     flat = inner.reshape(-1, 3)
@@ -241,12 +243,26 @@ def content(tile: Image) -> Content:
             return Content(face)
         face, dist, mask = faint
         threshold, is_faint = INK_FAINT, True
+    # Where the glyph runs into a rim line that is face, the line is glyph
+    # too (rim_grown): the glyph is measured on the grown box, by the face
+    # and threshold the inside gave (a sprite's textured face is left alone).
+    grown = (
+        None
+        if sprite is not None or inner.shape[:2] != (y1 - y0, x1 - x0)
+        else (rim_grown(tile, box, face, threshold))
+    )
+    glyph_box, glyph_dist, glyph_mask = inner, dist, mask
+    if grown is not None:
+        g0, g1, h0, h1 = grown
+        glyph_box = tile[g0:g1, h0:h1, :3].astype(np.float64)
+        glyph_dist = np.abs(glyph_box - face).max(axis=2)
+        glyph_mask = glyph_dist > threshold
     # The glyph's place and size from its ink's weighted centre and spread, not
     # from its outermost pixels: a faint anti-aliased edge pixel that the face's
     # texture or a vignette tips over a threshold moves the box of a 5-pixel
     # glyph by a fifth, but its moments hardly at all.
-    top = float(dist[mask].max())
-    weight = np.clip((dist - 0.5 * threshold) / max(1.0, top - 0.5 * threshold), 0.0, 1.0)
+    top = float(glyph_dist[glyph_mask].max())
+    weight = np.clip((glyph_dist - 0.5 * threshold) / max(1.0, top - 0.5 * threshold), 0.0, 1.0)
     weight = weight.astype(np.float32)
     ys, xs = np.mgrid[0 : weight.shape[0], 0 : weight.shape[1]]
     total = float(weight.sum())
@@ -254,7 +270,7 @@ def content(tile: Image) -> Content:
     sx = max(0.5, float(np.sqrt((weight * (xs - cx) ** 2).sum() / total)))
     sy = max(0.5, float(np.sqrt((weight * (ys - cy) ** 2).sum() / total)))
     shape = glyph_shape(weight, (cx, cy), (sx, sy), GLYPH, GLYPH_SPAN)
-    ink = np.median(inner[mask], axis=0)
+    ink = np.median(glyph_box[glyph_mask], axis=0)
     if sprite is None:
         face = face_apart(inner, face, dist, threshold)
     return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)), pixels, is_faint)
@@ -549,7 +565,8 @@ class LearningReader:
         if found is None:
             return
         for (i, key, _tile), parts in zip(todo, found, strict=True):
-            self._keep_shown(i, key, Content(*parts))
+            if parts is not None:
+                self._keep_shown(i, key, Content(*parts))
 
     def _near(self, c: Content, i: int | None) -> tuple[int | None, tuple[int, ...]]:
         """The look nearest c within 1 (`best_look`) and the other looks within 1,
