@@ -444,3 +444,53 @@ def test_a_proven_number_is_kept_when_the_unproven_are_forgotten() -> None:
     reading = reader.read(_grab(sim))
     shown = [i for i, s in enumerate(sim.game.board.cells) if s == named[0].state]
     assert not set(shown) & reading.unproven
+
+
+def test_a_won_game_flagging_its_last_mine_itself_is_no_loss() -> None:
+    # The test page's seed 1288 (9x9, 10 mines, 2026-11-29): the last guess,
+    # (2, 7), showed a 4 never seen before, and the page, the game won, drew
+    # its own flag on the last mine, (2, 8), at a sub-pixel phase none of our
+    # flags had: two new looks, and no numbering fits (the flag is no
+    # number). With nine flags, the new look at (2, 8) made ten mines and
+    # every number fit, so it was named the mine that went off: the win was
+    # logged lost, the look proved so, and the next game's flag at (8, 8)
+    # read as a loss too. No click of ours opened (2, 8): no mine went off
+    # there, and with no cell left unopened it is the game's own flag.
+    board = Board.parse(
+        "01F11F210 122113F31 1F1003F4F 111002F31 110012210 F1001F211 1100112F1"
+        " 000000111 000000000".replace(" ", "\n"),
+        mines=10,
+    )
+    known: list[int | None] = list(board.cells)
+    four, last = 2 * 9 + 7, 2 * 9 + 8
+    known[four] = known[last] = None
+    flags = frozenset(i for i, s in enumerate(board.cells) if s == FLAG and i != last)
+    opened = frozenset(i for i, s in enumerate(board.cells) if s >= 0)
+    args = (9, 9, 10, known, {20: [four], 21: [last]})
+    kw = {"known_numbers": frozenset({0, 1, 2, 3}), "flagged": flags}
+    won = name_looks(*args, guessed=frozenset({four}), clicked=opened, **kw)
+    assert won.names == {20: "4", 21: "flag"} and not won.unnamed
+    # Had our click opened (2, 8), it would be the mine that went off.
+    lost = name_looks(*args, guessed=frozenset({four}), clicked=opened | {last}, **kw)
+    assert lost.names == {20: "4", 21: "exploded"}
+    # Not knowing what our clicks opened, the old rule stands.
+    assert name_looks(*args, guessed=frozenset({four}), **kw).names[21] == "exploded"
+
+
+def test_a_look_with_nothing_drawn_on_the_number_face_is_never_named_a_mine() -> None:
+    # Seed 1265 (a dark opened face, each mine a blob 14 levels darker than
+    # it, under the faint rule's 16): the loss's mines read as the opened
+    # face with no ink, were named mines, and in the next game every 0 read
+    # as a mine. A row of five, mines at 1 and 4: the guess at 1 went off.
+    known: list[int | None] = [1, None, 1, 1, None]
+    args = (5, 1, 2, known, {7: [1], 8: [4]})
+    kw = {
+        "known_numbers": frozenset({1}),
+        "guessed": frozenset({1}),
+        "clicked": frozenset({0, 1, 2, 3}),
+    }
+    assert name_looks(*args, **kw).names == {7: "exploded", 8: "mine"}
+    # Drawn as nothing on the face the 1s are drawn on, look 8 is what a 0
+    # looks like: no mine.
+    blank = name_looks(*args, inkless=frozenset({8}), **kw)
+    assert blank.names.get(8) != "mine" and 8 in blank.unnamed

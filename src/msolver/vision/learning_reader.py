@@ -1325,6 +1325,7 @@ class LearningReader:
                 flagged=frozenset(self._flagged),
                 known_numbers=numbers,
                 guessed=self._guessed,
+                clicked=frozenset(self._clicked),
                 variants={k: self._variant_of(k) for k in groups},
                 alike=alike,
                 mines_only=frozenset(outside),

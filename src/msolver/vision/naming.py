@@ -81,6 +81,7 @@ def name_looks(
     flagged: frozenset[int] = frozenset(),
     known_numbers: frozenset[int] = frozenset(),
     guessed: frozenset[int] = frozenset(),
+    clicked: frozenset[int] = frozenset(),
     variants: Mapping[int, frozenset[int]] | None = None,
     alike: Mapping[int, frozenset[int]] | None = None,
     mines_only: frozenset[int] = frozenset(),
@@ -96,6 +97,8 @@ def name_looks(
     flagged: cells we right-clicked since they were last read as unopened.
     known_numbers: numbers whose look is already known (a new look is another number).
     guessed: cells the last batch opened on a guess (one may have been a mine).
+    clicked: cells our clicks opened this game (left clicks, guessed or not,
+    and the cells chords open); empty when not known. A mine goes off only there.
     variants: look id -> known numbers it may be another drawing of (a glyph
     drawn at another sub-pixel phase, near that number's look): those stay
     open to it, beside the numbers no look shows.
@@ -168,7 +171,17 @@ def name_looks(
             return Naming(names, tuple(order), why)
         if not fits:
             lost = _name_loss(
-                width, height, mines, base, numbered, known_numbers, guessed, variants, alike
+                width,
+                height,
+                mines,
+                base,
+                numbered,
+                known_numbers,
+                guessed,
+                clicked,
+                variants,
+                alike,
+                inkless,
             )
             if lost is not None:
                 names.update(lost)
@@ -485,8 +498,10 @@ def _name_loss(
     numbered: Mapping[int, Sequence[int]],
     known_numbers: frozenset[int],
     guessed: frozenset[int],
+    clicked: frozenset[int],
     variants: Mapping[int, frozenset[int]],
     alike: Mapping[int, frozenset[int]],
+    inkless: frozenset[int] = frozenset(),
 ) -> dict[int, str] | None:
     """Names for a lost board, when exactly one reading explains it; else None.
 
@@ -501,6 +516,18 @@ def _name_loss(
     (sgt-mines) under cells still unopened: a new look beside one shows at
     least its count of shown mines, not always that count, so it is left to
     the rules (`_gone_off_alone`).
+
+    A mine goes off only on a cell our clicks opened (`clicked`, when known).
+    One new look on one cell they never opened, on the last mine of a
+    board with no other cell unopened, is no loss: a won game flagged its
+    last mine itself (the test page, a flag at another sub-pixel phase than
+    ours: named the mine that went off, a win counted lost and the look proved
+    so for every game after).
+
+    A look that draws nothing on the face numbers are drawn on (`inkless`)
+    is no mine: it is what a 0 looks like. (A mine drawn 14 levels darker
+    than a dark face, under the faint rule's 16, read as no ink: named the
+    mine, it proved the 0s of every game after mines.)
     """
     nbrs = neighbours_table(width, height)
     found: list[dict[int, str]] = []
@@ -510,12 +537,19 @@ def _name_loss(
     new_cells = {i for k in looks for i in numbered[k]}
     # Cells that may hide a mine a loss does not show: unopened, and in no new look.
     hiding = {i for i, s in enumerate(base) if s == UNKNOWN and i not in new_cells}
+
+    def off_limits(cell: int) -> bool:
+        """Whether no mine can have gone off on `cell`: no click of ours opened it."""
+        return bool(clicked) and cell not in clicked
+
     # New looks beside one: when a loss hides mines, their counts are bounds.
     by_hiding = {k for k in looks if any(j in hiding for i in numbered[k] for j in nbrs[i])}
     for size in (0, 1, 2):
         if size == 0 and not any(s in (MINE, EXPLODED) for s in base):
             continue  # (no mine in a known look: no evidence of a loss)
         for group in combinations(looks, size):
+            if any(k in inkless for k in group):
+                continue
             mined = {i for k in group for i in numbered[k]} | shown
             went_off = (
                 size == 1 and len(numbered[group[0]]) == 1 and numbered[group[0]][0] in guessed
@@ -549,11 +583,15 @@ def _name_loss(
                 continue
             if size == 1:
                 names[group[0]] = "exploded" if len(numbered[group[0]]) == 1 else "mine"
-                if names[group[0]] == "exploded" and went_off_shown:
+                if names[group[0]] == "exploded" and off_limits(numbered[group[0]][0]):
+                    if hiding:
+                        continue
+                    names[group[0]] = "flag"  # the won game's own flag (see above)
+                elif names[group[0]] == "exploded" and went_off_shown:
                     continue  # (one mine goes off, and one is shown going off)
             elif size == 2:
                 a, b = sorted(group, key=lambda k: len(numbered[k]))
-                if len(numbered[a]) != 1 or went_off_shown:
+                if len(numbered[a]) != 1 or went_off_shown or off_limits(numbered[a][0]):
                     continue
                 names[a], names[b] = "exploded", "mine"
             found.append(names)
