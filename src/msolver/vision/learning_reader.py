@@ -767,7 +767,21 @@ class LearningReader:
             for b in (self._match(Content(contents[i].face), i)[0],)
             if b is not None
         ]
-        halfway = self._halfway(patches, ask, matched + faint_as)
+        # A cell we flagged whose content (no faint preview) matched the flag
+        # is that flag: drawn on the blank face, a small flag at another
+        # sub-pixel phase than the cell its look was learned on lies nearer
+        # its own blank look than that look's patch (seed 1307 at 90%: play
+        # stopped on it as half drawn, frame after frame).
+        judged = [
+            (k, b)
+            for k, b in matched
+            if not (
+                ask[k] in self._flagged
+                and self.looks[b].state == FLAG
+                and not contents[ask[k]].faint
+            )
+        ]
+        halfway = self._halfway(patches, ask, judged + faint_as)
         if halfway:
             # Not yet what it turns into: a look half drawn, or its blank look under
             # a hover, a focus ring or a faint preview that the content alone (which
