@@ -69,14 +69,19 @@ def test_profile_is_in_screen_coordinates_of_a_multi_monitor_desktop() -> None:
 def test_mine_count_guessed_for_a_standard_size_required_otherwise() -> None:
     assert calibrate(shot(SHOTS / "sgt-mines" / "t20-blank.png")).mines == 99
     grid = find_grid(shot(SHOTS / "sgt-mines" / "t20-blank.png"))
-    # a 10x16 part of the board is no standard level
+    # a 10x16 part of the board is no standard level (cut at a line: a part
+    # of a cell past it is a board cut off, refused)
     x0 = round(grid.origin[0])
-    part = shot(SHOTS / "sgt-mines" / "t20-blank.png")[:, : x0 + 10 * 20 + 6].copy()
+    part = shot(SHOTS / "sgt-mines" / "t20-blank.png")[:, : x0 + 10 * 20 + 1].copy()
     with pytest.raises(CalibrationError, match="not a standard level: give the mine count"):
         calibrate(part)
     assert calibrate(part, mines=30).cols == 10
     with pytest.raises(CalibrationError, match="do not fit"):
         calibrate(part, mines=500)
+    # six pixels of the eleventh column's face past the line: cut off
+    cut = shot(SHOTS / "sgt-mines" / "t20-blank.png")[:, : x0 + 10 * 20 + 6].copy()
+    with pytest.raises(CalibrationError, match=r"right edge .* cut off"):
+        calibrate(cut, mines=30)
 
 
 def test_refuses_a_desktop_with_no_board() -> None:
@@ -286,3 +291,41 @@ def test_faces_none_of_them_cell_sized_on_their_lattice_are_refused_in_words() -
     golden = Path(__file__).resolve().parent / "golden"
     with pytest.raises(CalibrationError, match="no board found"):
         calibrate(read_png(golden / "web-own-random45-z67-9x9-screen.png"), mines=10)
+
+
+@pytest.mark.parametrize(
+    ("shot", "side"),
+    [
+        # bevelled purple cells on green, 63 px: 29 whole columns, then part
+        # of one under the window's scroll bar (found as 29x15 before)
+        ("web-own-random1286-z150-30x16-cut-window.png", "right"),
+        # flat grey cells with lines, 61.5 px: 15 whole rows, then most of one
+        # cut by the window's bottom edge (refused as "partly played" before)
+        ("web-own-random1274-z150-30x16-cut-window.png", "bottom"),
+    ],
+)
+def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, side: str) -> None:
+    # The test page at 150%, 30x16, in a window too small for it (2026-11-29).
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    with pytest.raises(CalibrationError, match=rf"past the board.s {side} edge .* cut off"):
+        calibrate(read_png(golden / shot), mines=99)
+
+
+def test_blank_cells_sampled_at_another_phase_are_still_blank() -> None:
+    # A look the test page draws from seed 1294 (grey bevelled cells), 9x9 at
+    # 80%: 15.15 px cells drawn 15 or 16 px wide. Cut at the lattice's
+    # phase, eight cells in the middle rows and columns were unlike the rest
+    # (whole, 0.85-0.89 against 0.9), and the blank board was refused as
+    # "partly played or covered". Sampled half a pixel over they are alike.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    grid = calibrate(read_png(golden / "web-own-random1294-z80-9x9-screen.png"), mines=10).grid
+    assert (grid.rows, grid.cols) == (9, 9)
+    assert grid.pitch == pytest.approx((15.15, 15.15), abs=0.1)

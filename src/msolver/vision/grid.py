@@ -476,7 +476,10 @@ def calibrate(
             and (abs(faces.pitch[0] - grid.pitch[0]) < 0.1 * grid.pitch[0])
             and not _whole_blank_board(lat, faces, mines)
         ):
-            grid, lat = faces, None  # blank cells are only part of a board under way
+            # blank cells are only part of a board under way, unless the faces
+            # past them are cells cut off (a window too small for the board)
+            _refuse_cut_off(rgb, grid)
+            grid, lat = faces, None
         elif faces is not None and _blocks_of(grid, faces) and _flat_blank(rgb, faces):
             # Flat borderless cells in two shades alternating (Google's look):
             # the lattice finds no cell of theirs (a flat cell has nothing to
@@ -667,6 +670,7 @@ def calibrate(
             "the board may be finer than what was found (grid lines a page zoom dropped?); "
             "show it at 100% zoom, or another size"
         )
+    _refuse_cut_off(rgb, placed)
     if base is not None and theme is None and not _reads_right(rgb, prof, screen_origin, lat):
         # A grey bevelled button of another toolkit can be nearer a theme's
         # unopened tile than any other theme's, and nearer still to that
@@ -792,6 +796,90 @@ def _part_cell_beyond(rgb: Image, grid: Grid) -> str | None:
             run += 1
         if run < len(share) and share[run] < 0.5 and 0.2 * p <= run - start <= 0.8 * p:
             return side
+    return None
+
+
+# A column (or row) of pixels past the board repeats the board's last cells
+# when over this share of its pixels lie within _REPEAT levels of theirs at
+# the same place in the cell; the repeat counts as cells when it runs over
+# _CUT_FACE of a cell's face. Cells cut off repeat every pixel (0.99-1.0 on
+# the test page at 150%); a window's plain margin in the face's grey, with a
+# frame's light edge, repeated Tk's raised cells but where their rows meet
+# (0.96), and past them the picture ended: no cells.
+_REPEATS = 0.98
+_REPEAT = 24
+_CUT_FACE = 0.15
+
+
+def _refuse_cut_off(rgb: Image, grid: Grid) -> None:
+    """Refuse a board whose cells go on past a side, cut off (`_cells_cut_off`)."""
+    side = _cells_cut_off(rgb, grid)
+    if side is not None:
+        raise CalibrationError(
+            f"past the board's {side} edge its cells go on and are cut off "
+            "(by the window's or the screen's edge, or a scroll bar): "
+            "show the whole board, or zoom out"
+        )
+
+
+def _cells_cut_off(rgb: Image, grid: Grid) -> str | None:
+    """The side past which the board's cells go on and stop in the middle of a
+    cell's face (cut by a window's edge or a scroll bar), if any.
+
+    A board wider than its window shows whole cells and then part of one: a
+    lattice finds the whole ones, and a profile of the wrong size would count
+    mines beside cells it cannot see (the test page at 150%, 30x16 with 63 px
+    cells, was found as 29x15). Past the found board's edge, each column of
+    pixels is compared with the same column of the last cells: cells go on
+    while they match. Where the board ends, the match stops at once, or within
+    the gap between cells, or at the next cell's line (a page of the face's
+    colour around a flat board), or as a shaded face drifts from the page
+    around it; a cut cell stops in its face, where what lies past it changes
+    at once.
+    """
+    px3 = rgb[:, :, :3].astype(np.int16)
+    height, width = px3.shape[:2]
+    xs, ys = (np.round(e).astype(int) for e in grid.edges())
+    if grid.rows < 2 or grid.cols < 2:
+        return None
+    x0, x1, y0, y1 = int(xs[0]), int(xs[-1]), int(ys[0]), int(ys[-1])
+    if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+        return None
+    face = np.median(px3[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+    sides = (
+        ("right", 1, x1, int(xs[-2]), 1, width),
+        ("left", 1, x0 - 1, int(xs[1]) - 1, -1, width),
+        ("bottom", 0, y1, int(ys[-2]), 1, height),
+        ("top", 0, y0 - 1, int(ys[1]) - 1, -1, height),
+    )
+    for side, vertical, at, ref, step, size in sides:
+        pitch = grid.pitch[0] if vertical else grid.pitch[1]
+        faces = 0
+        before: npt.NDArray[np.int16] | None = None
+        for d in range(int(np.ceil(pitch))):
+            a, r = at + step * d, ref + step * d
+            seen = px3[y0:y1, r] if vertical else px3[r, x0:x1]
+            on_face = float((np.abs(seen - face).max(axis=1) <= _REPEAT // 2).mean()) >= 0.5
+            past = (px3[y0:y1, a] if vertical else px3[a, x0:x1]) if 0 <= a < size else None
+            # a pitch of fractional pixels draws its lines a pixel either way
+            repeats = past is not None and any(
+                float((np.abs(past - near).max(axis=1) <= _REPEAT).mean()) >= _REPEATS
+                for k in (r - 1, r, r + 1)
+                if 0 <= k < size
+                for near in (px3[y0:y1, k] if vertical else px3[k, x0:x1],)
+            )
+            if not repeats:
+                # cut: what lies past changes at once (a scroll bar, the
+                # picture's edge), not slowly away from a shaded face
+                cut = past is None or (
+                    before is not None
+                    and float((np.abs(past - before).max(axis=1) > _REPEAT).mean()) >= 0.5
+                )
+                if cut and on_face and faces >= _CUT_FACE * pitch:
+                    return side
+                break
+            faces += on_face
+            before = past
     return None
 
 

@@ -74,6 +74,8 @@ _SPLIT_LINES = 0.2
 # A strip beside the board whose cells correlate this well whole with its
 # blank cells, with the very face of theirs inside (levels), is board (_grow).
 _NCC_LOOSE = 0.5
+# The shifts (px) at which a cell unlike the blank one is sampled again.
+_NUDGES = tuple((dx, dy) for dx in (-0.5, 0.0, 0.5) for dy in (-0.5, 0.0, 0.5) if dx or dy)
 _SAME_FACE = 3.0
 _SHADE_EVEN = 0.3
 _REFIT = 0.03
@@ -1200,6 +1202,21 @@ def _cut(
     # inside keeps bits of bevel in one cell and none in the next: the npm
     # game at 67% (26.79 px cells) had every fifth row and column unlike inside.
     alike |= _alike_whole(desc, whole)
+    if not alike.all():
+        # Cut half a pixel either way: a board at a fractional zoom draws
+        # its cells 15 or 16 px wide, and where the lattice's phase drifts
+        # from the drawn lines blank cells sampled at the other phase are
+        # unlike the rest (the test page at 80%, 15.15 px bevelled cells:
+        # whole, 0.85-0.89 against 0.9; inside, nearly flat, 0.4-0.7; 8
+        # cells, the board refused as played; nudged, 0.93 or more). A cell
+        # opened or flagged is unlike a blank one at any phase.
+        for dx, dy in _NUDGES:
+            if alike.all():
+                break
+            moved = _cells(rgb, (origin[0] + dx, origin[1] + dy), pitch, rows, cols)
+            # the cells found blank stand as they were cut; the others, moved
+            mixed = np.where(alike[:, :, None], desc, moved)
+            alike |= _alike_to(_inner(mixed), whole) | _alike_whole(mixed, whole)
     off = _colour_outliers(_inner(desc), (0, 0, rows, cols), alike)
     good = alike & ~off
     return Lattice(
