@@ -39,3 +39,21 @@ def test_a_one_on_the_other_shade_is_not_read_for_sure_as_another_number() -> No
     # and the numbering the screen shows is among those read
     boards = last.alternatives or (last.board,)
     assert any(all(b.cells[r * width + c] == 1 for r, c in opened) for b in boards)
+
+
+def test_a_four_on_the_other_shade_may_be_a_four_though_its_ink_reads_darker() -> None:
+    # Seed 1299 (a checkerboard of two olive shades, each number in its own
+    # colour, 67%: 17 px cells), 16x16/40. The 4 at (10, 4), on the dark
+    # shade, measured its purple ink 32 levels darker than the 4 at (8, 3) on
+    # the light one (a thin glyph's median pixel blends with its face), past
+    # the other-shade rule's INK_TOL / 2: it could not be a 4, and the only
+    # numbering left named it 5. The player flagged (10, 3), a safe cell, as
+    # a certain mine. On the other shade the ink may now differ by INK_TOL.
+    folder = RECORDING.parent / "web-own-random1299-checker-ink-16x16"
+    at = [r for item, r in recorded(folder) if (item["game"], item["frame"]) == (1, 16)]
+    assert len(at) == 1
+    reading = at[0]
+    i = 10 * reading.board.width + 4
+    assert i in reading.unsure or reading.board.cells[i] == 4
+    boards = reading.alternatives or (reading.board,)
+    assert any(b.cells[i] == 4 for b in boards)
