@@ -329,3 +329,18 @@ def test_blank_cells_sampled_at_another_phase_are_still_blank() -> None:
     grid = calibrate(read_png(golden / "web-own-random1294-z80-9x9-screen.png"), mines=10).grid
     assert (grid.rows, grid.cols) == (9, 9)
     assert grid.pitch == pytest.approx((15.15, 15.15), abs=0.1)
+
+
+def test_a_page_a_few_levels_from_the_face_is_no_cell_cut_off() -> None:
+    # Seed 1285 at 125% (a dull teal face on a grey page 19 levels from it,
+    # the board by the screen's left edge): the page past the board's left
+    # edge matched the cells' face within 24 levels up to the picture's
+    # edge, and the board was refused as cut off. Cut cells repeat the
+    # board's pixels within a level or two.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    grid = calibrate(read_png(golden / "web-own-random1285-z125-9x9-screen.png"), mines=10).grid
+    assert (grid.rows, grid.cols) == (9, 9)
