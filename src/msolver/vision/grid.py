@@ -476,10 +476,7 @@ def calibrate(
             and (abs(faces.pitch[0] - grid.pitch[0]) < 0.1 * grid.pitch[0])
             and not _whole_blank_board(lat, faces, mines)
         ):
-            # blank cells are only part of a board under way, unless the faces
-            # past them are cells cut off (a window too small for the board)
-            _refuse_cut_off(rgb, grid)
-            grid, lat = faces, None
+            grid, lat = faces, None  # blank cells are only part of a board under way
         elif faces is not None and _blocks_of(grid, faces) and _flat_blank(rgb, faces):
             # Flat borderless cells in two shades alternating (Google's look):
             # the lattice finds no cell of theirs (a flat cell has nothing to
