@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from msolver.core.board import MINE
+from msolver.core.board import EXPLODED, MINE
+from msolver.vision.reading import Reading
 from tests.support.replay import recorded
 
 RECORDING = (
@@ -33,3 +34,19 @@ def test_the_next_games_zeros_read_as_zeros() -> None:
     last = second[-1].board
     assert [last.cells[i * 30 : i * 30 + 2] for i in range(3)] == [(0, 1), (0, 1), (1, 2)]
     assert MINE not in last.cells
+
+
+def test_a_guess_that_opens_a_zero_is_no_mine_that_went_off() -> None:
+    # Seed 1296 (dark green opened cells, grey raised unopened ones) with
+    # `cascade=sides`, 16x16/40. A guess at (0, 3) opened a 0, a look not
+    # seen yet: the rule for a loss that shows only the mine that went off
+    # (sgt-mines) named it exploded, the game was logged lost in the middle,
+    # and in the next game the first click's 0s read as mines gone off.
+    folder = RECORDING.parent / "web-own-random1296-zero-guess-sideways-16x16"
+    games: dict[int, list[Reading]] = {}
+    for item, reading in recorded(folder):
+        games.setdefault(item["game"], []).append(reading)
+    first, second = games[1][-1].board, games[2][-1].board
+    assert EXPLODED not in first.cells and first.cells[3] == 0
+    assert EXPLODED not in second.cells
+    assert [second.cells[0], second.cells[16]] == [0, 0]

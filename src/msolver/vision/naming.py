@@ -444,6 +444,10 @@ def _gone_off(
     for look, cells in numbered.items():
         if len(cells) != 1 or cells[0] not in guessed:
             continue
+        if look in rules.inkless:
+            # nothing drawn on the number face: what a 0 looks like, no mine
+            # (seed 1296: a guess that opened a 0 was read as lost)
+            continue
         lost = list(base)
         lost[cells[0]] = EXPLODED
         rest = {k: c for k, c in numbered.items() if k != look}
