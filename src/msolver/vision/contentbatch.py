@@ -146,9 +146,8 @@ def faint_ink(
 # more; a glyph never spans a whole side. Any other rim line the glyph's ink
 # runs into is face, and the inside grows over it.
 RIM_LINE = 0.9
-Box = tuple[
-    int, int, int, int
-]  # top, bottom, left, right: the inside is tile[top:bottom, left:right]
+# top, bottom, left, right: the inside is tile[top:bottom, left:right]
+Box = tuple[int, int, int, int]
 
 
 def inside_box(tile: Image) -> Box:
