@@ -165,6 +165,9 @@ class _Game:
     doubted_guess: int | None = None
     doubted_p: float = 0.0  # that guess's mine chance
     misses: dict[tuple[int, str], int] = field(default_factory=dict)
+    # Cells whose flag was once taken off by a click sent again (see
+    # `Player._check_effects`): pardoned once, not again.
+    toggled: set[int] = field(default_factory=set)
     # The game's first click on a board with nothing open, until a read shows
     # what it opened (evidence on the first-click rule).
     first_index: int | None = None
@@ -1036,6 +1039,12 @@ class Player:
         """
         chord_failed = False
         pending = _pending(board, sent)
+        # A click sent again that now shows: the game took the first one
+        # late (a browser starved of CPU draws nothing for longer than
+        # slow_draw, then all it was sent). A flag click sent twice so came
+        # off again: toggled, not missed. It is sent once more (once per
+        # cell: a game that never flags still stops).
+        late = any(c not in pending and game.misses.get((c.index, c.kind), 0) for c in sent)
         if any(c not in pending and c.index != game.doubted_guess for c in sent):
             game.doubted_guess = None  # the game answers a later click: it goes on
         if self.chord_buttons and any(c.kind == "chord" and c not in pending for c in sent):
@@ -1047,6 +1056,14 @@ class Player:
                 continue
             key = (click.index, click.kind)
             game.misses[key] = game.misses.get(key, 0) + 1
+            if late and click.kind == "right" and click.index not in game.toggled:
+                game.toggled.add(click.index)
+                game.misses[key] = 0
+                self.say(
+                    f"the flag at {_where(board, click.index)} was drawn late and taken off "
+                    "by the click sent again; flagging it once more"
+                )
+                continue
             if game.misses[key] >= 2:
                 if game.doubted_guess is not None:
                     return game.doubted_guess
