@@ -406,6 +406,8 @@ class LearningReader:
         # The first blank board this reader saw: a learned profile must read it blank.
         self._blank_frame: Image | None = None
         self._flagged: set[int] = set()
+        # Per cell, the right clicks sent to it this game (see _flag_clicked_off).
+        self._flag_clicks: dict[int, int] = {}
         self._clicked: set[int] = set()  # cells our clicks opened this game
         self._batch: frozenset[int] = frozenset()  # those of the last batch
         self._guessed: frozenset[int] = frozenset()
@@ -433,6 +435,8 @@ class LearningReader:
         self, flagged: frozenset[int], guessed: frozenset[int], opened: frozenset[int] = frozenset()
     ) -> None:
         self._flagged |= flagged
+        for i in flagged:
+            self._flag_clicks[i] = self._flag_clicks.get(i, 0) + 1
         self._guessed = guessed
         self._clicked |= opened | guessed
         self._batch = opened | guessed
@@ -817,6 +821,7 @@ class LearningReader:
                 and not self._same_key(self._last[i], keys[i])
                 and not self._pressed(i)
                 and not self._flag_redrawn(i, keys[i])
+                and not self._flag_clicked_off(i, keys[i])
             ]
             if moved:
                 # Opened cells never change look in a game: a ripple, a focus ring
@@ -1174,6 +1179,16 @@ class LearningReader:
         # a look not named yet, or none seen before (_LOOK_KEY - 1, see _keys)
         return self._last[i] == FLAG and i in self._flagged and key >= _LOOK_KEY - 1
 
+    def _flag_clicked_off(self, i: int, key: int) -> bool:
+        """Whether cell i, read as our flag last time, now blank, was sent an
+        even number of right clicks: the last one took the flag off. (A
+        starved browser drew nothing of a batch for seconds; the batch was
+        sent again, the first flag click drew, then the second toggled it off,
+        and play stopped on "opened cells changed their look".)"""
+        assert self._last is not None
+        sends = self._flag_clicks.get(i, 0)
+        return self._last[i] == FLAG and key == UNKNOWN and sends >= 2 and sends % 2 == 0
+
     def _same_key(self, last: int, now: int) -> bool:
         if last == now:
             return True
@@ -1240,6 +1255,7 @@ class LearningReader:
             # the same game: a page that fades its cells in shows our first
             # click's cell blank for a frame or two, and that click is ours.)
             self._flagged.clear()
+            self._flag_clicks.clear()
             self._clicked.clear()
             self._batch = frozenset()
             self._guessed = frozenset()
