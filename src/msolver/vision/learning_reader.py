@@ -1510,7 +1510,7 @@ class LearningReader:
         """`_redrawn`; on a board of cells of two sizes any two looks of one face
         and ink; and on a checkerboard board the same number on the other shade:
         one ink and glyph (or none, a 0) on two faces. The rules decide."""
-        if _redrawn(c, o) or _shade_of(c, o):
+        if _redrawn(c, o) or _shade_of(c, o) or _turned(c, o):
             return True
         if (
             self._two_sizes
@@ -1584,6 +1584,19 @@ def _redrawn(c: Content, o: Content) -> bool:
         and c.glyph_gap(o) <= VARIANT_SHAPE * SHAPE_TOL
         and abs(c.aspect - o.aspect) <= VARIANT_ASPECT * ASPECT_TOL
     )
+
+
+def _turned(c: Content, o: Content) -> bool:
+    """Whether a sprite look was measured the other way round from another: its
+    face is the other's ink and its ink the other's face. kmines' green theme at
+    Qt's 125% (17.5 px cells) paints each number's signpost over more of some
+    cells than the grass left: those cells measured the post as their face and
+    the grass as ink, unlike every look of the same digit on grass, and the
+    rules, told they were other numbers, named a 1 a 2 for sure (a wrong flag,
+    a lost game). Such looks may be one number; the rules decide."""
+    if c.ink is None or o.ink is None or (c.sprite is None and o.sprite is None):
+        return False
+    return _face_alike(c.face - o.ink) and _face_alike(c.ink - o.face)
 
 
 # A stroke drawn across two pixels at a half-pixel phase shows at part
