@@ -77,6 +77,26 @@ def _flat_components(rgb: Image) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.
     return stats.astype(np.int32), centroids.astype(np.float64)
 
 
+def _one_cell_lattice(
+    centres: npt.NDArray[np.float64], size: float, pitch: float, other: float
+) -> tuple[float, float] | None:
+    """(phase, pitch) of faces at `centres` refitted at one cell of the other
+    axis's pitch, when their lattice spans two to four of those cells and
+    every line of faces sits on that finer lattice; else None."""
+    if round(pitch / other) < 2 or size > other:
+        return None
+    pos = np.sort(centres)
+    splits = np.nonzero(np.diff(pos) > size / 2)[0] + 1
+    lines = np.array([g.mean() for g in np.split(pos, splits)])
+    k = np.round((lines - lines[0]) / other)
+    if len(lines) < 2 or np.abs(lines - lines[0] - k * other).max() > 0.25 * other:
+        return None
+    slope, phase = np.polyfit(k, lines, 1)
+    if abs(slope - other) > 0.05 * other:
+        return None
+    return float(phase), float(slope)
+
+
 def _lattice_1d(centres: npt.NDArray[np.float64], size: float) -> tuple[float, float] | None:
     """(phase, pitch) of positions that sit on a regular 1-D lattice, or None."""
     pos = np.sort(centres)
@@ -233,6 +253,15 @@ def _face_grid(image: Image) -> Grid:
             "no board found: equal tiles are not on one regular lattice (two boards out of step?)"
         )
     (phx, px), (phy, py) = lx, ly
+    # Cells are about square. Lines dropped on both axes (a browser at 67%
+    # drops a 1 px line in every two or three) leave single faces only in
+    # some rows, three or five cells apart (our page's seed 1355: rows 40,
+    # 67 and 40 px apart on 13.4 px cells): one axis's lattice is then a
+    # whole multiple of the other's, its faces no bigger than on the other.
+    if (fx := _one_cell_lattice(cx[face], float(best[0]), px, py)) is not None:
+        phx, px = fx
+    elif (fy := _one_cell_lattice(cy[face], float(best[1]), py, px)) is not None:
+        phy, py = fy
     # every flat region centred on a lattice point and cell-sized marks a cell
     # (unopened faces, and opened cells where the theme draws cell lines)
     ki = np.round((cx - phx) / px)
@@ -933,9 +962,11 @@ def _flat_blank(rgb: Image, grid: Grid) -> bool:
         return False
     means = np.zeros((grid.rows, grid.cols, 3))
     # the whole box but its outer pixel: a bevel, line or gap is structure; on
-    # cells 16 px or more, two (a line laid at a fractional place may be
-    # rounded either way, half a pixel off the fitted lattice)
-    mx, my = (1 if p < 16 else 2 for p in grid.pitch)
+    # cells 10 px or more, two (a line laid at a fractional place may be
+    # rounded either way, half a pixel off the fitted lattice; a browser at
+    # 67% draws a bevel's 1.5 px as one pixel or two: our page's seeds 1245,
+    # 1275, 1281 and 1305 at 10.7-13.4 px)
+    mx, my = (1 if p < 10 else 2 for p in grid.pitch)
     for r in range(grid.rows):
         for c in range(grid.cols):
             x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
