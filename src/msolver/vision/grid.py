@@ -506,6 +506,12 @@ def calibrate(
             and not _whole_blank_board(lat, faces, mines)
         ):
             grid, lat = faces, None  # blank cells are only part of a board under way
+        elif faces is not None and _blocks_of(faces, grid) and _flat_blank(rgb, faces):
+            # Flat faces cut in parts: faces lit from above have no lines
+            # inside for the lattice to see, and their halves, each a ramp,
+            # are as alike as the cells (our page's seed 1378 at 150%: 60x31
+            # half-cells for a 30x16 board). The faces are the cells.
+            grid, lat = faces, None
         elif faces is not None and _blocks_of(grid, faces) and _flat_blank(rgb, faces):
             # Flat borderless cells in two shades alternating (Google's look):
             # the lattice finds no cell of theirs (a flat cell has nothing to
@@ -918,6 +924,18 @@ _FLAT_CELL = 6.0
 _SHADE_SPREAD = 4.0
 
 
+def _lit_residual(box: Image) -> float:
+    """How far a face strays from a plane per channel (95th percentile, levels):
+    a face lit from one side (a ramp across it, our page's lit looks: seeds
+    1259, 1266, 1345 and 1378) is flat but for its light; a glyph is not."""
+    h, w = box.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    a = np.stack([xx.ravel(), yy.ravel(), np.ones(h * w)], axis=1).astype(np.float64)
+    v = box.reshape(-1, 3).astype(np.float64)
+    coef, *_ = np.linalg.lstsq(a, v, rcond=None)
+    return float(np.percentile(np.abs(v - a @ coef).max(axis=1), 95))
+
+
 def _board_beside(rgb: Image, grid: Grid) -> bool:
     """Whether the picture holds a board outside `grid`'s box (and half a
     cell around it), the box painted over in the colour around it."""
@@ -974,7 +992,9 @@ def _flat_blank(rgb: Image, grid: Grid) -> bool:
             if cell.size == 0:
                 return False
             med = np.median(cell, axis=0)
-            if float(np.percentile(np.abs(cell - med).max(axis=1), 95)) > _FLAT_CELL:
+            if float(np.percentile(np.abs(cell - med).max(axis=1), 95)) > _FLAT_CELL and (
+                _lit_residual(rgb[y0 + my : y1 - my, x0 + mx : x1 - mx, :3]) > _FLAT_CELL
+            ):
                 return False
             means[r, c] = med
     parity = (np.add.outer(np.arange(grid.rows), np.arange(grid.cols)) % 2).astype(bool)
