@@ -48,7 +48,7 @@ def follow(
     from msolver.vision.grid import CalibrationError, find_grid
 
     reason = board_visible(image, prof, image_origin=origin)
-    if reason is None:
+    if reason is None or _blank_in_place(image, prof, origin):
         return prof
     # The window may simply have moved since calibration: look for a board
     # of the same shape and scale and move the profile there.
@@ -73,10 +73,45 @@ def follow(
     dx, dy = snap_shift(image, prof, dx, dy, origin)
     moved = shift_profile(prof, dx, dy)
     reason = board_visible(image, moved, image_origin=origin)
-    if reason is not None:
+    if reason is not None and not _blank_in_place(image, moved, origin):
         raise LocateError(f"profile {name!r} does not match the screen: {reason}")
     say(f"the board moved by ({dx:+.0f}, {dy:+.0f}) since calibration; following it")
     return moved
+
+
+def _blank_in_place(image: Any, prof: Profile, origin: tuple[int, int]) -> bool:
+    """Whether every cell of the profile's board shows its own blank look where
+    the profile puts it. The tile classifier reads a learned profile by its one
+    unopened tile, the median cell; on a board whose gaps a zoomed page draws
+    one or two pixels wide (or drops), most cells are unlike that median, and
+    the board, in place and blank, was taken to have moved: it was followed a
+    pixel off (our page's seed 1362 at 80%), and the reader then saw cells
+    unlike the blank board."""
+    from msolver.vision.learning_reader import reads_blank
+
+    if prof.blank is None:
+        return False
+    left, top, width, height = prof.grid.rect()
+    x, y = left - origin[0], top - origin[1]
+    if x < 0 or y < 0 or y + height > image.shape[0] or x + width > image.shape[1]:
+        return False
+    return reads_blank(prof, image[y : y + height, x : x + width])
+
+
+def _blank_distance(image: Any, prof: Profile, origin: tuple[int, int]) -> float | None:
+    """The mean squared difference (0..255 levels) of the board's cells from
+    the profile's blank looks of them, or None when the image does not hold
+    the board."""
+    import numpy as np
+
+    from msolver.vision.profile import grid_patches
+
+    assert prof.blank is not None
+    got = grid_patches(image, prof.grid, offset=origin)
+    if got is None:
+        return None
+    diff = got.astype(np.float32) - prof.blank.astype(np.float32)
+    return float((diff**2).mean())
 
 
 def snap_shift(
@@ -96,6 +131,14 @@ def snap_shift(
     for ox in (0, -1, 1):
         for oy in (0, -1, 1):
             x, y = round(dx) + ox, round(dy) + oy
+            if prof.blank is not None:
+                # Each cell against its own blank look: the tile classifier's
+                # one median tile reads a board of uneven gaps alike at every
+                # move (see _blank_in_place).
+                near = _blank_distance(image, shift_profile(prof, x, y), origin)
+                if near is not None and (best is None or -near > best[0] + 1e-9):
+                    best = (-near, x, y)
+                continue
             try:
                 res = read_board(image, shift_profile(prof, x, y), image_origin=origin)
             except ReadError:
