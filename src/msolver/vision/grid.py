@@ -44,6 +44,7 @@ _MIN_FACE = 5
 _MAX_FACE = 160
 _MIN_FACES = 12  # fewer equal faces than this is not a board
 _MAX_SPAN = 4  # cells one flat face may cover along an axis (see _face_grid)
+_MAX_RUN = 12  # cells a face one cell wide may cover along the other (see _face_grid)
 _FLAT_TOL = 6  # summed |RGB difference| between neighbours still counted as flat
 # A known theme is taken when its tiles explain the board this well (mean
 # feature distance of a cell to its nearest tile; see classify) and read
@@ -270,9 +271,15 @@ def _face_grid(image: Image) -> Grid:
     # point. One two to four cells long on an axis, on the lattice points it
     # spans, is those cells: the lines between them were not drawn (a browser
     # zoomed out draws a 1 px line at 0.67-0.75 px and drops one in every
-    # few; at 67% up to three in a row). (Longer runs are refused: a flat
-    # stretch of a window may fit a long span by chance.)
-    span_x, span_y = np.round(w / px).clip(1, _MAX_SPAN), np.round(h / py).clip(1, _MAX_SPAN)
+    # few; at 67% up to three in a row). Longer runs are refused (a flat
+    # stretch of a window may fit a long span by chance) but for a run one
+    # cell wide: a pitch a few hundredths off whole pixels draws its 0.67 px
+    # lines for several cells and then none for several (our page's seed
+    # 1407: 12.06 px cells, no line across the last seven rows; found as 16x9).
+    span_x, span_y = np.round(w / px).clip(1, None), np.round(h / py).clip(1, None)
+    long_run = ((span_x == 1) & (span_y <= _MAX_RUN)) | ((span_y == 1) & (span_x <= _MAX_RUN))
+    span_x = np.where(long_run, span_x, span_x.clip(1, _MAX_SPAN))
+    span_y = np.where(long_run, span_y, span_y.clip(1, _MAX_SPAN))
     first_i = np.round((cx - phx) / px - (span_x - 1) / 2)
     first_j = np.round((cy - phy) / py - (span_y - 1) / 2)
     on_lattice = np.nonzero(
@@ -879,15 +886,19 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> str | None:
     x0, x1, y0, y1 = int(xs[0]), int(xs[-1]), int(ys[0]), int(ys[-1])
     if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
         return None
-    face = np.median(px3[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+    # A face is judged against the middle of the last cells, not one colour: a
+    # face lit from above (a ramp top to bottom) is the colour of the board's
+    # median in one row of four (our page's seed 1388 at 150%, 30x16 in a
+    # window that cut its last column and row: found as 29x15).
     sides = (
-        ("right", 1, x1, int(xs[-2]), 1, width),
-        ("left", 1, x0 - 1, int(xs[1]) - 1, -1, width),
-        ("bottom", 0, y1, int(ys[-2]), 1, height),
-        ("top", 0, y0 - 1, int(ys[1]) - 1, -1, height),
+        ("right", 1, x1, int(xs[-2]), 1, width, (int(xs[-2]) + x1) // 2),
+        ("left", 1, x0 - 1, int(xs[1]) - 1, -1, width, (x0 + int(xs[1])) // 2),
+        ("bottom", 0, y1, int(ys[-2]), 1, height, (int(ys[-2]) + y1) // 2),
+        ("top", 0, y0 - 1, int(ys[1]) - 1, -1, height, (y0 + int(ys[1])) // 2),
     )
-    for side, vertical, at, ref, step, size in sides:
+    for side, vertical, at, ref, step, size, mid in sides:
         pitch = grid.pitch[0] if vertical else grid.pitch[1]
+        face = px3[y0:y1, mid] if vertical else px3[mid, x0:x1]
         faces = 0
         before: npt.NDArray[np.int16] | None = None
         for d in range(int(np.ceil(pitch))):
