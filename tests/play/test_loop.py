@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -368,6 +369,26 @@ def test_a_flag_drawn_late_is_not_clicked_again() -> None:
     assert flags and len(flags) == len(set(flags))
 
 
+def _play_starved(
+    sim: SimScreen,
+    clock: FakeClock,
+    on_click: Callable[[int, int, Button], None],
+    draw: Callable[[], Image],
+    stall: float,
+) -> list[tuple[int, int]]:
+    """Play `sim` to its end as a starved browser (`on_click` and `draw` in place
+    of its own, stalling longer than slow_draw); the flag clicks sent."""
+    sim.on_click = on_click  # type: ignore[method-assign, assignment]
+    sim.draw = draw  # type: ignore[method-assign]
+    settings = replace(SLOW, redraw_timeout=1.5)
+    assert settings.slow_draw < stall
+    player, _ = make_player(sim, settings, clock=clock)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert sim.game.status is not Status.PLAYING
+    return [(x, y) for x, y, b in sim.clicks if b == "right"]
+
+
 def test_a_batch_the_game_stalls_in_the_middle_of_is_waited_for() -> None:
     # A browser starved of CPU (Chromium under load, web-own's dark look)
     # drew a batch's first flag and then nothing for longer than slow_draw.
@@ -402,15 +423,7 @@ def test_a_batch_the_game_stalls_in_the_middle_of_is_waited_for() -> None:
                 apply(*queue.pop(0))
         return draw()
 
-    sim.on_click = on_click  # type: ignore[method-assign]
-    sim.draw = stalling_draw  # type: ignore[method-assign]
-    settings = replace(SLOW, redraw_timeout=1.5)
-    assert settings.slow_draw < stall
-    player, _ = make_player(sim, settings, clock=clock)
-    outcome = player.run()
-    assert outcome.stopped is None, outcome.stopped
-    assert sim.game.status is not Status.PLAYING
-    flags = [(x, y) for x, y, b in sim.clicks if b == "right"]
+    flags = _play_starved(sim, clock, on_click, stalling_draw, stall)
     assert flags and len(flags) == len(set(flags))
 
 
@@ -446,16 +459,8 @@ def test_flags_a_stalled_batch_toggled_off_are_sent_once_more() -> None:
                 apply(*queue.pop(0))
         return draw()
 
-    sim.on_click = on_click  # type: ignore[method-assign]
-    sim.draw = stalling_draw  # type: ignore[method-assign]
-    settings = replace(SLOW, redraw_timeout=1.5)
-    assert settings.slow_draw < stall
-    player, _ = make_player(sim, settings, clock=clock)
-    outcome = player.run()
+    flags = _play_starved(sim, clock, on_click, stalling_draw, stall)
     assert stalls, "no batch with a flag"
-    assert outcome.stopped is None, outcome.stopped
-    assert sim.game.status is not Status.PLAYING
-    flags = [(x, y) for x, y, b in sim.clicks if b == "right"]
     # The stalled batch's flags: toggled off by the second send, each sent a
     # third time, and no more; every other flag once.
     assert any(flags.count(f) == 3 for f in flags), "the stalled batch was not sent again"
