@@ -430,14 +430,24 @@ def _webown_seed(style: str) -> int | None:
 
 
 def _webown(
-    style: str, zoom: float, cols: int, rows: int, mines: int, sideways: bool = False
+    style: str,
+    zoom: float,
+    cols: int,
+    rows: int,
+    mines: int,
+    sideways: bool = False,
+    anim: int = 0,
+    wave: int = 0,
 ) -> Variant:
     """Our own test-only web Minesweeper in one of its looks (WEBOWN_STYLES), in
-    Chromium at a device scale factor: hobby web clones msolver was never tuned on."""
+    Chromium at a device scale factor: hobby web clones msolver was never tuned on.
+    anim: ms an opened cell takes to fade in; wave: ms a cascade takes a step."""
     if style not in WEBOWN_STYLES and _webown_seed(style) is None:
         raise ValueError(f"unknown web-own style {style!r}")
+    motion = (f"-anim{anim}" if anim else "") + (f"-wave{wave}" if wave else "")
     return Variant(
-        name=f"web-own-{style}-z{int(zoom * 100)}-{cols}x{rows}{'-sideways' if sideways else ''}",
+        name=f"web-own-{style}-z{int(zoom * 100)}-{cols}x{rows}{'-sideways' if sideways else ''}"
+        f"{motion}",
         game="web-own",
         toolkit="web (Chromium, CSS grid of divs)",
         theme=f"web-own-{style}-{int(zoom * 100)}",
@@ -448,7 +458,13 @@ def _webown(
         # the mines are laid at the first click, never under the clicked cell
         first_click="safe",
         end_signal=WEBOWN_END,
-        params=(("style", style), ("zoom", zoom), ("cascade", "sides" if sideways else "all")),
+        params=(
+            ("style", style),
+            ("zoom", zoom),
+            ("cascade", "sides" if sideways else "all"),
+            ("anim", anim),
+            ("wave", wave),
+        ),
         flag="right",
     )
 
@@ -977,6 +993,7 @@ def _launch_webown(
         else f"webmines.html?cols={variant.cols}&rows={variant.rows}&mines={variant.mines}"
         f"&style={WEBOWN_RANDOM}&seed={seed}&cascade={variant.param('cascade', 'all')}"
     )
+    query += f"&anim={variant.param('anim', 0)}&wave={variant.param('wave', 0)}"
     return _launch_chromium(variant, display, tmpdir, env, site, query, (css_w, css_h))
 
 
