@@ -588,6 +588,54 @@ def test_a_strange_look_off_the_clicked_cells_still_stops_after_the_short_window
     assert clock.monotonic() - start < SLOW.slow_draw
 
 
+def _drawing_late(sim: SimScreen, clock: FakeClock, lasting: float) -> None:
+    """Make `sim` draw the last cell in a look that changes every frame for
+    `lasting` seconds after each click (a cascade drawn in waves, tiles
+    fading in), away from the clicked cells."""
+    last = [0.0]
+    click, draw = sim.on_click, sim.draw
+
+    def on_click(x: int, y: int, button: Button) -> None:
+        last[0] = clock.monotonic()
+        click(x, y, button)
+
+    def moving_draw() -> Image:
+        img = draw()
+        t = clock.monotonic()
+        if sim.clicks and t - last[0] < lasting:
+            x, y = sim.grid.centre(sim.grid.cols * sim.grid.rows - 1)
+            img[y - 3 : y + 4, x - 3 : x + 4] = (100 + int(t * 1000) % 50, 45, 67)
+        return img
+
+    sim.on_click = on_click  # type: ignore[method-assign]
+    sim.draw = moving_draw  # type: ignore[method-assign]
+
+
+def test_a_board_still_drawing_off_the_clicked_cells_is_waited_for() -> None:
+    # A web game that draws a cascade in waves, or fades each tile in, keeps
+    # changing cells the batch did not click for longer than the short
+    # window: the player waits while the frame changes (nothing is clicked
+    # meanwhile) and reads it once it holds still.
+    clock = FakeClock()
+    sim = _intermediate_sim(11)
+    _drawing_late(sim, clock, 1.0)
+    player, _ = make_player(sim, SLOW, clock=clock)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert sim.game.status is not Status.PLAYING
+
+
+def test_a_board_that_never_stops_changing_stops_within_the_long_wait() -> None:
+    clock = FakeClock()
+    sim = expert_sim(11)
+    _drawing_late(sim, clock, float("inf"))
+    player, _ = make_player(sim, SLOW, clock=clock)
+    start = clock.monotonic()
+    outcome = player.run()
+    assert outcome.stopped is not None and "low confidence" in outcome.stopped
+    assert clock.monotonic() - start < SLOW.slow_draw + 1.0
+
+
 class _UnsureOfOne(SimReader):
     """Reads one opened number as unsure between its value and one less (the
     lesser first) while the game goes on; a finished board names it (a new

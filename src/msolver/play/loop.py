@@ -618,7 +618,7 @@ class Player:
         """
         opened = _opens(sent or [])
         clicked = {c.index for c in sent or []}
-        start = self.clock()
+        start = moved = self.clock()
         while True:
             self._check_stop()
             reading = self.reader.read(image)
@@ -649,7 +649,12 @@ class Player:
                 bool(reading.passing) and reading.passing <= clicked
             )
             patience = self.settings.slow_draw if ours else self.settings.confirm
-            if self.clock() > start + max(patience, self.settings.confirm):
+            # A frame still changing is a game still drawing (a cascade drawn in
+            # waves, tiles fading in: our page at 400 ms a fade and 70 ms a
+            # wave drew an expert opening for 1.4 s): wait for it to hold
+            # still `confirm` long, up to `slow_draw` in all.
+            drawing = min(moved + self.settings.confirm, start + self.settings.slow_draw)
+            if self.clock() > max(start + max(patience, self.settings.confirm), drawing):
                 if known is not None and sent:
                     ended = self._ended_under_cover(reading, known, sent)
                     if ended is not None:
@@ -673,7 +678,9 @@ class Player:
             self._check_stop()
             self._surprise = True
             self.sleep(0.02)
-            image = self._grab()
+            before, image = image, self._grab()
+            if not np.array_equal(before, image):
+                moved = self.clock()
 
     def _ended_under_cover(
         self, reading: Reading, known: Board | None, sent: list[Click]
