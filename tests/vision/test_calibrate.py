@@ -399,6 +399,10 @@ def test_a_board_found_in_part_past_a_dropped_line_is_not_cut_off() -> None:
         ("web-own-random1378-z150-30x16-screen.png", 99, (30, 16), 25 * 1.5),
         # ... and at 90% (seed 1345, refused as a board under way)
         ("web-own-random1345-z90-30x16-screen.png", 99, (30, 16), 31 * 0.9),
+        # ... and at 125% (seed 1512: lit, no lines, so its typical cell is
+        # flat across and was refused at its own pitch as a window's edge;
+        # then found as 40x2 "cells" of 18.75 x 15.5 px at another)
+        ("web-own-random1512-z125-30x16-screen.png", 99, (30, 16), 20 * 1.25),
     ],
 )
 def test_boards_drawn_unevenly_or_lit_are_found(

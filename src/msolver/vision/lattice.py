@@ -1149,7 +1149,18 @@ def _one_way(desc: npt.NDArray[np.float32]) -> bool:
     A window's straight edge cut at any pitch gives a row of alike cells
     (our checker look at 75% on a whole screen: 23x2 "cells" of the page's
     bottom edge, no cell of its own): a board's cells have edges both ways.
+    Cells in two shades alternating as a checkerboard have them in the
+    alternation itself, which the typical cell averages away: a lineless
+    checkerboard of faces lit from above (our page's seed 1512 at 125%) is a
+    ramp top to bottom and flat across, and was refused at its own pitch
+    (then found as 40x2 "cells" of another).
     """
+    rows, cols = desc.shape[:2]
+    if rows >= 2 and cols >= 2:
+        parity = (np.add.outer(np.arange(rows), np.arange(cols)) % 2).astype(bool)
+        shades = [np.median(desc[p].mean(axis=1)) for p in (parity, ~parity)]
+        if abs(float(shades[0] - shades[1])) >= _SHADES_APART:
+            return False
     typical = np.median(desc.reshape(-1, _N, _N, 3), axis=0)
     along_x = float(typical.mean(axis=(0, 2)).std())  # how the columns differ
     along_y = float(typical.mean(axis=(1, 2)).std())  # how the rows differ
