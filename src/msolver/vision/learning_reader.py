@@ -1510,7 +1510,7 @@ class LearningReader:
         """`_redrawn`; on a board of cells of two sizes any two looks of one face
         and ink; and on a checkerboard board the same number on the other shade:
         one ink and glyph (or none, a 0) on two faces. The rules decide."""
-        if _redrawn(c, o) or _shade_of(c, o) or _turned(c, o):
+        if _redrawn(c, o) or _shade_of(c, o) or _turned(c, o) or _shadowed(c, o):
             return True
         if (
             self._two_sizes
@@ -1586,6 +1586,29 @@ def _redrawn(c: Content, o: Content) -> bool:
     )
 
 
+def _shadowed(c: Content, o: Content) -> bool:
+    """Whether one look is the other, inkless one with a shadow or a light on its
+    face: one face, and the one ink the face itself darker or lighter, no hue of
+    its own. Our page's seed 1510 at 80% (12.8 px cells) draws an inset shadow
+    along each opened cell's top and left: at one phase it falls inside the box
+    measured, a grey sliver (173, 180, 183) on (226, 234, 238), and the 0 it lay
+    on, forced by the rules (every neighbour opened), fitted no numbering: play
+    stopped. Such looks may be one number (a 0, or the same digit lit); the
+    rules decide."""
+    if (c.ink is None) == (o.ink is None):
+        return False
+    inked, bare = (c, o) if o.ink is None else (o, c)
+    assert inked.ink is not None
+    if not _face_alike(inked.face - bare.face):
+        return False
+    face = inked.face
+    ff = float(face @ face)
+    if ff <= 0:
+        return False
+    t = float(inked.ink @ face) / ff
+    return 0.3 <= t <= 1.5 and float(np.abs(face * t - inked.ink).max()) <= FACE_TOL
+
+
 def _turned(c: Content, o: Content) -> bool:
     """Whether a sprite look was measured the other way round from another: its
     face is the other's ink and its ink the other's face. kmines' green theme at
@@ -1625,19 +1648,24 @@ def _blended(c: Content, o: Content) -> bool:
 
 def _checkerboard(blank: F32, rows: int, cols: int) -> bool:
     """Whether the blank looks alternate two distinct shades by the parity of
-    row + column, each parity of one shade."""
+    row + column, each parity of one shade: its cells within 4 levels of it,
+    or, where the shades lie further apart, within two fifths of their gap
+    (nearer its own shade than the other by a fifth of the gap). At a
+    fractional zoom a bevelled cell's mean moves with its phase (our page's
+    seed 1507 at 125%: up to 5.5 levels in a parity, 15.8 between them); each
+    cell still sits far nearer its own shade than the other's."""
     if rows < 2 or cols < 2:
         return False
     means = blank.reshape(rows, cols, -1, 3).mean(axis=2)
     parity = (np.add.outer(np.arange(rows), np.arange(cols)) % 2).astype(bool)
-    shades = []
+    shades, spread = [], 0.0
     for part in (parity, ~parity):
         group = means[part]
         shade = np.median(group, axis=0)
-        if float(np.abs(group - shade).max()) > 4.0:
-            return False
+        spread = max(spread, float(np.abs(group - shade).max()))
         shades.append(shade)
-    return float(np.abs(shades[0] - shades[1]).max()) > 4.0
+    gap = float(np.abs(shades[0] - shades[1]).max())
+    return gap > 4.0 and spread <= max(4.0, 0.4 * gap)
 
 
 def _a_shade(d: F64) -> bool:
