@@ -308,6 +308,10 @@ def test_faces_of_a_board_with_most_lines_dropped_are_its_cells() -> None:
         # colour: judged against that colour, no column past the edge was
         # face, and the cut board was found as 29x15 (seed 1388)
         ("web-own-random1388-z150-30x16-cut-window.png", "right"),
+        # purple faces lit from above, 66 px: the top 13 px of a last row
+        # under the scroll bar, 10-15 levels off the cells' middle row, was
+        # not taken for face and the board was found as 28x14 (seed 2002)
+        ("web-own-random2002-z150-30x16-cut-window.png", "bottom"),
     ],
 )
 def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, side: str) -> None:
@@ -319,6 +323,20 @@ def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, sid
     golden = Path(__file__).resolve().parent / "golden"
     with pytest.raises(CalibrationError, match=rf"past the board.s {side} edge .* cut off"):
         calibrate(read_png(golden / shot), mines=99)
+
+
+def test_a_board_found_a_cell_short_of_its_edge_is_refused() -> None:
+    # Seed 2023 at 90% (35.1 px, 1 px lines a zoom thinned or dropped, stripes
+    # on the faces): the lattice kept 15x15 of the 16x16 board, its last
+    # column and row left out, and a profile of the wrong size was saved.
+    # Past the found edge a whole cell repeats the last one: refused.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    with pytest.raises(CalibrationError, match=r"edge its cells go on for a whole cell"):
+        calibrate(read_png(golden / "web-own-random2023-z90-16x16-screen.png"), mines=40)
 
 
 def test_blank_cells_sampled_at_another_phase_are_still_blank() -> None:

@@ -14,6 +14,8 @@ Refusals carry a reason: no lattice of tiles at all, or two separate boards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -854,18 +856,27 @@ _CUT_FACE = 0.15
 
 def _refuse_cut_off(rgb: Image, grid: Grid) -> None:
     """Refuse a board whose cells go on past a side, cut off (`_cells_cut_off`)."""
-    side = _cells_cut_off(rgb, grid)
-    if side is not None:
+    found = _cells_cut_off(rgb, grid)
+    if found is None:
+        return
+    side, whole = found
+    if whole:
         raise CalibrationError(
-            f"past the board's {side} edge its cells go on and are cut off "
-            "(by the window's or the screen's edge, or a scroll bar): "
-            "show the whole board, or zoom out"
+            f"past the board's {side} edge its cells go on for a whole cell or more: "
+            "the board is bigger than what was found (grid lines a page zoom dropped?); "
+            "show it at 100% zoom, or another size"
         )
+    raise CalibrationError(
+        f"past the board's {side} edge its cells go on and are cut off "
+        "(by the window's or the screen's edge, or a scroll bar): "
+        "show the whole board, or zoom out"
+    )
 
 
-def _cells_cut_off(rgb: Image, grid: Grid) -> str | None:
+def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
     """The side past which the board's cells go on and stop in the middle of a
-    cell's face (cut by a window's edge or a scroll bar), if any.
+    cell's face (cut by a window's edge or a scroll bar), or go on for a whole
+    cell, if any, and which of the two (True: a whole cell).
 
     A board wider than its window shows whole cells and then part of one: a
     lattice finds the whole ones, and a profile of the wrong size would count
@@ -876,7 +887,8 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> str | None:
     the gap between cells, or at the next cell's line (a page of the face's
     colour around a flat board), or as a shaded face drifts from the page
     around it; a cut cell stops in its face, where what lies past it changes
-    at once.
+    at once. A board found short of its cells repeats a whole cell past its
+    edge.
     """
     px3 = rgb[:, :, :3].astype(np.int16)
     height, width = px3.shape[:2]
@@ -886,25 +898,26 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> str | None:
     x0, x1, y0, y1 = int(xs[0]), int(xs[-1]), int(ys[0]), int(ys[-1])
     if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
         return None
-    # A face is judged against the middle of the last cells, not one colour: a
-    # face lit from above (a ramp top to bottom) is the colour of the board's
-    # median in one row of four (our page's seed 1388 at 150%, 30x16 in a
-    # window that cut its last column and row: found as 29x15).
+    # A face is judged against the last cells' own, not one colour: a face lit
+    # from above (a ramp top to bottom) is the colour of the board's median in
+    # one row of four (our page's seed 1388 at 150%, 30x16 in a window that
+    # cut its last column and row: found as 29x15), and of the cells' middle
+    # in a few rows only (seed 2002, see _face_line).
     sides = (
-        ("right", 1, x1, int(xs[-2]), 1, width, (int(xs[-2]) + x1) // 2),
-        ("left", 1, x0 - 1, int(xs[1]) - 1, -1, width, (x0 + int(xs[1])) // 2),
-        ("bottom", 0, y1, int(ys[-2]), 1, height, (int(ys[-2]) + y1) // 2),
-        ("top", 0, y0 - 1, int(ys[1]) - 1, -1, height, (y0 + int(ys[1])) // 2),
+        ("right", 1, x1, int(xs[-2]), 1, width),
+        ("left", 1, x0 - 1, int(xs[1]) - 1, -1, width),
+        ("bottom", 0, y1, int(ys[-2]), 1, height),
+        ("top", 0, y0 - 1, int(ys[1]) - 1, -1, height),
     )
-    for side, vertical, at, ref, step, size, mid in sides:
+    for side, vertical, at, ref, step, size in sides:
         pitch = grid.pitch[0] if vertical else grid.pitch[1]
-        face = px3[y0:y1, mid] if vertical else px3[mid, x0:x1]
+        face = _face_line(px3, vertical, ref, step, pitch, (y0, y1) if vertical else (x0, x1))
         faces = 0
         before: npt.NDArray[np.int16] | None = None
         for d in range(int(np.ceil(pitch))):
             a, r = at + step * d, ref + step * d
             seen = px3[y0:y1, r] if vertical else px3[r, x0:x1]
-            on_face = float((np.abs(seen - face).max(axis=1) <= _REPEAT // 2).mean()) >= 0.5
+            on_face = float((np.abs(seen - face(d)).max(axis=1) <= _REPEAT // 2).mean()) >= 0.5
             past = (px3[y0:y1, a] if vertical else px3[a, x0:x1]) if 0 <= a < size else None
             # a pitch of fractional pixels draws its lines a pixel either way
             repeats = past is not None and any(
@@ -921,11 +934,84 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> str | None:
                     and float((np.abs(past - before).max(axis=1) > _REPEAT).mean()) >= 0.5
                 )
                 if cut and on_face and faces >= _CUT_FACE * pitch:
-                    return side
+                    return side, False
                 break
             faces += on_face
             before = past
+        if _whole_cell_beyond(
+            px3, vertical, at, ref, step, pitch, (y0, y1) if vertical else (x0, x1)
+        ):
+            return side, True
     return None
+
+
+def _whole_cell_beyond(
+    px3: npt.NDArray[np.int16],
+    vertical: int,
+    at: int,
+    ref: int,
+    step: int,
+    pitch: float,
+    span: tuple[int, int],
+) -> bool:
+    """Whether a whole cell past the board's edge repeats its last cells, line to
+    line, within a pixel either way (a fractional pitch drifts): the board goes
+    on. Our page's seed 2023 at 90% (35.1 px, lines a zoom thinned, stripes on
+    the faces) was found as 15x15 of its 16x16."""
+    lo, hi = span
+    size = px3.shape[1 if vertical else 0]
+    n = int(np.ceil(pitch))
+
+    def line(i: int) -> npt.NDArray[np.int16] | None:
+        if not 0 <= i < size:
+            return None
+        return px3[lo:hi, i] if vertical else px3[i, lo:hi]
+
+    for shift in (-1, 0, 1):
+        held = 0
+        for d in range(n):
+            past = line(at + step * (d + shift))
+            if past is None:
+                break
+            ok = any(
+                near is not None
+                and float((np.abs(past - near).max(axis=1) <= _REPEAT).mean()) >= _REPEATS
+                for near in (line(ref + step * d + k) for k in (-1, 0, 1))
+            )
+            held += ok
+        if held >= 0.9 * n:
+            return True
+    return False
+
+
+def _face_line(
+    px3: npt.NDArray[np.int16],
+    vertical: int,
+    ref: int,
+    step: int,
+    pitch: float,
+    span: tuple[int, int],
+) -> Callable[[int], npt.NDArray[np.float64]]:
+    """The last cells' face, d pixels in from the board's edge: per pixel
+    across the side, the straight line through the middle of the cells (a
+    flat face is one colour; a face lit from one side, a ramp, is its ramp:
+    our page's seed 2002 at 150%, the top 13 px of its last row left by the
+    window's scroll bar were matched against the middle row, 10-15 levels
+    darker, and the board was found as 28x14 of its 30x16)."""
+    lo, hi = span
+    ds = np.arange(int(0.3 * pitch), int(0.7 * pitch) + 1)
+    at = ref + step * ds
+    at = at[(at >= 0) & (at < px3.shape[1 if vertical else 0])]
+    ds = ds[: len(at)]
+    lines = (px3[lo:hi, at].transpose(1, 0, 2) if vertical else px3[at, lo:hi]).astype(np.float64)
+    if len(ds) < 2:
+        mean = lines.mean(axis=0)
+        return lambda d: mean
+    dm = ds - ds.mean()
+    slope = np.tensordot(dm, lines, axes=1) / float(dm @ dm)
+    mean = lines.mean(axis=0)
+    centre = float(ds.mean())
+    return lambda d: mean + slope * (d - centre)
 
 
 # A flat cell: its box within this many levels of its own median, per channel
