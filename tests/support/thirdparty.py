@@ -438,13 +438,19 @@ def _webown(
     sideways: bool = False,
     anim: int = 0,
     wave: int = 0,
+    glyph: int = 0,
 ) -> Variant:
     """Our own test-only web Minesweeper in one of its looks (WEBOWN_STYLES), in
     Chromium at a device scale factor: hobby web clones msolver was never tuned on.
-    anim: ms an opened cell takes to fade in; wave: ms a cascade takes a step."""
+    anim: ms an opened cell takes to fade in; wave: ms a cascade takes a step;
+    glyph: ms a glyph takes to fade in on a face drawn at once."""
     if style not in WEBOWN_STYLES and _webown_seed(style) is None:
         raise ValueError(f"unknown web-own style {style!r}")
-    motion = (f"-anim{anim}" if anim else "") + (f"-wave{wave}" if wave else "")
+    motion = (
+        (f"-anim{anim}" if anim else "")
+        + (f"-wave{wave}" if wave else "")
+        + (f"-glyph{glyph}" if glyph else "")
+    )
     return Variant(
         name=f"web-own-{style}-z{int(zoom * 100)}-{cols}x{rows}{'-sideways' if sideways else ''}"
         f"{motion}",
@@ -464,6 +470,7 @@ def _webown(
             ("cascade", "sides" if sideways else "all"),
             ("anim", anim),
             ("wave", wave),
+            ("glyph", glyph),
         ),
         flag="right",
     )
@@ -993,7 +1000,7 @@ def _launch_webown(
         else f"webmines.html?cols={variant.cols}&rows={variant.rows}&mines={variant.mines}"
         f"&style={WEBOWN_RANDOM}&seed={seed}&cascade={variant.param('cascade', 'all')}"
     )
-    query += f"&anim={variant.param('anim', 0)}&wave={variant.param('wave', 0)}"
+    query += "".join(f"&{k}={variant.param(k, 0)}" for k in ("anim", "wave", "glyph"))
     return _launch_chromium(variant, display, tmpdir, env, site, query, (css_w, css_h))
 
 
