@@ -636,6 +636,35 @@ def test_a_board_that_never_stops_changing_stops_within_the_long_wait() -> None:
     assert clock.monotonic() - start < SLOW.slow_draw + 1.0
 
 
+def test_a_frame_changed_since_it_was_read_makes_frames_hold_still_longer() -> None:
+    # A game that draws a batch in steps (a glyph fading in at 60 frames a
+    # second) holds each step longer than the settle, and a step can be read
+    # as the board. The frame a decision rests on must still be on screen
+    # when its clicks go out (`Player._drawing`, one grab); when it is not,
+    # the board is read again and every frame from then on must hold still
+    # longer, doubling at each such find up to a bound.
+    sim = expert_sim(11)
+    player, _ = make_player(sim)
+    shown = player._grab()
+    assert not player._drawing(shown)
+    assert player._settle == FAST.settle
+    stale = shown.copy()
+    stale[0, 0] = (1, 2, 3)
+    assert player._drawing(stale)
+    assert player._settle == pytest.approx(0.05)
+    for _ in range(6):
+        player._drawing(stale)
+    assert player._settle == pytest.approx(0.4)
+
+
+def test_a_game_that_draws_each_batch_at_once_keeps_the_short_settle() -> None:
+    sim = expert_sim(11)
+    player, _ = make_player(sim)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert player._settle == FAST.settle
+
+
 class _UnsureOfOne(SimReader):
     """Reads one opened number as unsure between its value and one less (the
     lesser first) while the game goes on; a finished board names it (a new

@@ -218,7 +218,8 @@ def test_the_frame_play_stops_on_is_kept_with_the_reason(
     # The frame a stop rests on is the one to look at (a passing look or a real
     # change?): it is kept last, with the reason and no decision, and replays.
     screen, prof, capture = _setup(5)
-    screen.cover = lambda grab: grab >= 4
+    # (from the fifth grab: the first batch is read, checked still and sent)
+    screen.cover = lambda grab: grab >= 5
     rec = tmp_path / "rec"
     outcome = _play(screen, prof, capture, Recorder(rec, prof))
     assert outcome.stopped is not None and not outcome.user_stop

@@ -249,6 +249,11 @@ class Player:
         # Cells of the board before the last batch read through a look not
         # named then (one of several numbers): none of it is taken as seen.
         self._doubt: frozenset[int] = frozenset()
+        # How long a frame must hold still before it is read. It grows when a
+        # frame that held still this long turns out to be still drawing (see
+        # `_drawing`): a game that animates its tiles (a glyph fading in for
+        # 600 ms, drawn at 60 frames a second) holds each frame 17 ms.
+        self._settle = self.settings.settle
         self.chord_buttons = list(self.settings.chord_buttons if self.settings.chord else ())
         try:
             self.flag_click = parse_click(self.settings.flag)
@@ -308,6 +313,7 @@ class Player:
         recheck_until = self.clock() + self.settings.confirm
         surprised = self._surprise
         agree_left = self.settings.agree_grabs
+        moved_left = _MOVED_RETRIES
         while True:
             board = reading.board
             if self.settings.log_reads:
@@ -442,6 +448,22 @@ class Player:
             clicks = plan(board, decision.moves, chord=chord)
             if not clicks:
                 raise PlayStop(_nothing_to_click(board, decision))
+            if (
+                game_state(board) is None
+                and not game.covered
+                and moved_left > 0
+                and self._drawing(image)
+            ):
+                # The frame the decision rests on was still being drawn: read
+                # the board again once it holds still, and act only on a read a
+                # second grab agrees with. (A few times a frame: a board with
+                # something that moves for ever, its reads agreeing, is played.)
+                moved_left -= 1
+                image = self._wait_change(image, self.settings.redraw_timeout)
+                image, reading = self._look(image, prev, sent, game)
+                self._surprise = True
+                continue
+            moved_left = _MOVED_RETRIES
             game.frames += 1
             if game.frames > self.settings.max_frames:
                 raise PlayStop(f"no end after {self.settings.max_frames} frames")
@@ -963,6 +985,15 @@ class Player:
                 return i
         return None
 
+    def _drawing(self, image: Image) -> bool:
+        """Whether the screen has changed since `image`, a frame that held still
+        `_settle` long: then the game draws in steps further apart than that,
+        and every frame from now on must hold still longer."""
+        if np.array_equal(self._grab(), image):
+            return False
+        self._settle = min(max(2 * self._settle, _MOTION_SETTLE), _MAX_SETTLE)
+        return True
+
     def _wait_change(self, before: Image, timeout: float, poll: float = 0.001) -> Image:
         """Grab until the frame differs from `before`, then until it holds still.
         `poll`: the time between grabs while nothing changes."""
@@ -972,13 +1003,18 @@ class Player:
             self._check_stop()
             self.sleep(poll)
             image = self._grab()
-        settle_end = self.clock() + self.settings.settle
+        settle_end = self.clock() + self._settle
+        steps = 0
         while self.clock() < deadline:
-            self.sleep(self.settings.settle / 4)
+            self.sleep(self._settle / 4)
             again = self._grab()
             if not np.array_equal(again, image):
                 image = again
-                settle_end = self.clock() + self.settings.settle
+                steps += 1
+                if steps >= _MOTION_STEPS:
+                    # drawn in steps (an animation), not in one redraw
+                    self._settle = max(self._settle, _MOTION_SETTLE)
+                settle_end = self.clock() + self._settle
             elif self.clock() >= settle_end:
                 break
         return image
@@ -1196,6 +1232,17 @@ _MOST_WAITS = 4
 
 # Fewer cells than this under a cover are a misread tile, not a window.
 _COVER_MIN = 9
+
+# A frame found still drawing once it had held still (`Player._drawing`): the
+# time a frame must hold still grows to at least _MOTION_SETTLE, doubling at
+# each such find up to _MAX_SETTLE, and a decision is read again at most
+# _MOVED_RETRIES times for it.
+_MOTION_SETTLE = 0.05
+_MAX_SETTLE = 0.4
+_MOVED_RETRIES = 3
+# A frame seen changing this many more times after its first change is drawn
+# in steps, an animation: it, too, makes every frame hold still _MOTION_SETTLE.
+_MOTION_STEPS = 3
 
 
 def _cover_box(reading: Reading, known: Board, doubt: frozenset[int] = frozenset()) -> set[int]:
