@@ -665,6 +665,24 @@ def test_a_game_that_draws_each_batch_at_once_keeps_the_short_settle() -> None:
     assert player._settle == FAST.settle
 
 
+def test_an_old_board_half_cleared_is_no_new_game() -> None:
+    # A game that redraws its new board a row or a cell at a time shows, for a
+    # moment, part of the old board on a blank one: in play, consistent and
+    # not the old board, it passed for the new game's (its first click made
+    # on it, the old cells' return read as "the board changed where we did
+    # not click"). A board whose every opened cell shows what the old one
+    # showed there is a redraw under way.
+    sim = expert_sim(11)
+    player, _ = make_player(sim)
+    old = Board.parse("1F1..\n111..\n.....\n.....", mines=3)
+    half = Board.parse("1F1..\n.....\n.....\n.....", mines=3)
+    new = Board.parse(".....\n.....\n.....\n.....", mines=3)
+    opened_elsewhere = Board.parse("....1\n.....\n.....\n.....", mines=3)
+    assert not player._fresh(Reading(half), old)
+    assert player._fresh(Reading(new), old)
+    assert player._fresh(Reading(opened_elsewhere), old)
+
+
 class _UnsureOfOne(SimReader):
     """Reads one opened number as unsure between its value and one less (the
     lesser first) while the game goes on; a finished board names it (a new

@@ -1131,6 +1131,11 @@ class Player:
             return False
         if last is not None and reading.board == last:
             return False
+        if last is not None and _part_of(reading.board, last):
+            # What is opened is the old board's, as it was: the old board half
+            # cleared (a game that redraws its new board a row or a cell at a
+            # time), not a new game's own opening.
+            return False
         return self.solver.decide(reading.board).status == "ok"
 
     def _start_new_game(self, last: Board | None = None) -> None:
@@ -1229,6 +1234,12 @@ _STRIP_MIN_CHANGE = 12
 # A batch the game has begun to draw is waited for up to this many slow_draw
 # windows before its clicks still not shown are sent again.
 _MOST_WAITS = 4
+
+def _part_of(board: Board, old: Board) -> bool:
+    """Whether `board` opens some cells and each shows what it showed on `old`."""
+    shown = [i for i, s in enumerate(board.cells) if s != UNKNOWN]
+    return bool(shown) and all(board.cells[i] == old.cells[i] for i in shown)
+
 
 # Fewer cells than this under a cover are a misread tile, not a window.
 _COVER_MIN = 9
