@@ -312,10 +312,14 @@ def test_faces_of_a_board_with_most_lines_dropped_are_its_cells() -> None:
         # under the scroll bar, 10-15 levels off the cells' middle row, was
         # not taken for face and the board was found as 28x14 (seed 2002)
         ("web-own-random2002-z150-30x16-cut-window.png", "bottom"),
+        # brown bevelled faces lit from above, 70 px at 200%: the window's
+        # bottom edge left 18 px of a last row, its face 10 of them under the
+        # bevel (found as 16x13 of 16x16; seed 2065)
+        ("web-own-random2065-z200-16x16-cut-window.png", "bottom"),
     ],
 )
 def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, side: str) -> None:
-    # The test page at 150%, 30x16, in a window too small for it (2026-11-29).
+    # The test page at 150-200% in a window too small for it (2026-11-29, 2026-12-01).
     from pathlib import Path
 
     from msolver.vision.image import read_png

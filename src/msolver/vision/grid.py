@@ -848,10 +848,13 @@ def _part_cell_beyond(rgb: Image, grid: Grid) -> str | None:
 # the face's grey, with a frame's light edge, repeated Tk's raised cells but
 # where their rows meet (0.96), and past them the picture ended: no cells;
 # a page 19 levels from a dull face repeated it at 24 levels (seeds 1285
-# and 1298: boards refused as cut off).
+# and 1298: boards refused as cut off). A cell cut by a window's edge can
+# show little of its face under a deep bevel: seed 2065 at 200% (70 px
+# cells) showed 10 rows of face (0.14) below its bevel, and was found as
+# 16x13 of its 16x16.
 _REPEATS = 0.98
 _REPEAT = 8
-_CUT_FACE = 0.15
+_CUT_FACE = 0.1
 
 
 def _refuse_cut_off(rgb: Image, grid: Grid) -> None:
