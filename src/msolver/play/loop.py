@@ -1235,12 +1235,6 @@ _STRIP_MIN_CHANGE = 12
 # windows before its clicks still not shown are sent again.
 _MOST_WAITS = 4
 
-def _part_of(board: Board, old: Board) -> bool:
-    """Whether `board` opens some cells and each shows what it showed on `old`."""
-    shown = [i for i, s in enumerate(board.cells) if s != UNKNOWN]
-    return bool(shown) and all(board.cells[i] == old.cells[i] for i in shown)
-
-
 # Fewer cells than this under a cover are a misread tile, not a window.
 _COVER_MIN = 9
 
@@ -1254,6 +1248,12 @@ _MOVED_RETRIES = 3
 # A frame seen changing this many more times after its first change is drawn
 # in steps, an animation: it, too, makes every frame hold still _MOTION_SETTLE.
 _MOTION_STEPS = 3
+
+
+def _part_of(board: Board, old: Board) -> bool:
+    """Whether `board` opens some cells and each shows what it showed on `old`."""
+    shown = [i for i, s in enumerate(board.cells) if s != UNKNOWN]
+    return bool(shown) and all(board.cells[i] == old.cells[i] for i in shown)
 
 
 def _cover_box(reading: Reading, known: Board, doubt: frozenset[int] = frozenset()) -> set[int]:

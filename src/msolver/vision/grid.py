@@ -922,13 +922,8 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
             seen = px3[y0:y1, r] if vertical else px3[r, x0:x1]
             on_face = float((np.abs(seen - face(d)).max(axis=1) <= _REPEAT // 2).mean()) >= 0.5
             past = (px3[y0:y1, a] if vertical else px3[a, x0:x1]) if 0 <= a < size else None
-            # a pitch of fractional pixels draws its lines a pixel either way
-            repeats = past is not None and any(
-                float((np.abs(past - near).max(axis=1) <= _REPEAT).mean()) >= _REPEATS
-                for k in (r - 1, r, r + 1)
-                if 0 <= k < size
-                for near in (px3[y0:y1, k] if vertical else px3[k, x0:x1],)
-            )
+            span = (y0, y1) if vertical else (x0, x1)
+            repeats = past is not None and _repeats_near(px3, vertical, span, past, r)
             if not repeats:
                 # cut: what lies past changes at once (a scroll bar, the
                 # picture's edge), not slowly away from a shaded face
@@ -964,27 +959,37 @@ def _whole_cell_beyond(
     lo, hi = span
     size = px3.shape[1 if vertical else 0]
     n = int(np.ceil(pitch))
-
-    def line(i: int) -> npt.NDArray[np.int16] | None:
-        if not 0 <= i < size:
-            return None
-        return px3[lo:hi, i] if vertical else px3[i, lo:hi]
-
     for shift in (-1, 0, 1):
         held = 0
         for d in range(n):
-            past = line(at + step * (d + shift))
-            if past is None:
+            a = at + step * (d + shift)
+            if not 0 <= a < size:
                 break
-            ok = any(
-                near is not None
-                and float((np.abs(past - near).max(axis=1) <= _REPEAT).mean()) >= _REPEATS
-                for near in (line(ref + step * d + k) for k in (-1, 0, 1))
-            )
-            held += ok
+            past = px3[lo:hi, a] if vertical else px3[a, lo:hi]
+            held += _repeats_near(px3, vertical, span, past, ref + step * d)
         if held >= 0.9 * n:
             return True
     return False
+
+
+def _repeats_near(
+    px3: npt.NDArray[np.int16],
+    vertical: int,
+    span: tuple[int, int],
+    past: npt.NDArray[np.int16],
+    r: int,
+) -> bool:
+    """Whether the line `past` repeats line r of the board's last cells, or one a
+    pixel either side of it (a pitch of fractional pixels draws its lines a
+    pixel either way): over _REPEATS of its pixels within _REPEAT levels."""
+    lo, hi = span
+    size = px3.shape[1 if vertical else 0]
+    return any(
+        float((np.abs(past - near).max(axis=1) <= _REPEAT).mean()) >= _REPEATS
+        for k in (r - 1, r, r + 1)
+        if 0 <= k < size
+        for near in (px3[lo:hi, k] if vertical else px3[k, lo:hi],)
+    )
 
 
 def _face_line(
