@@ -1340,6 +1340,17 @@ class LearningReader:
             self._seen(self._keys(known, look_of), board, look_of)
             self._prove(board, look_of)
             return Reading(board, unproven=self._unproven(look_of))
+        zero = self._zero_beside_unopened(known)
+        if zero is not None:
+            # A frame the game is still drawing: a 0 opens its neighbours in the
+            # same redraw, so a 0 beside an unopened cell is a cell whose face is
+            # drawn and its glyph not yet (a glyph that fades in; a cascade drawn
+            # a step at a time). Its rules are not the board's: our page's seed
+            # 2123 at 90%, a 2 fading in read as the 0 there, and with it the 2s'
+            # look was named a 1 for good; three safe cells were flagged or
+            # opened on it and a mine opened as certain. Nothing is named from it.
+            low = sorted(i for g in groups.values() for i in g)
+            return self._unread(states, low, "a 0 beside unopened cells: the game is still drawing")
         numbers = frozenset(
             look.state for look in self.looks if look.state is not None and look.state >= 0
         )
@@ -1418,6 +1429,15 @@ class LearningReader:
             unproven=self._unproven(look_of) - unsure,
             strain=self._strains(naming.fits),
         )
+
+    def _zero_beside_unopened(self, known: Sequence[int | None]) -> int | None:
+        """A cell read as a 0 with an unopened side neighbour, if any: every
+        game's cascade opens those (a game that floods only sideways leaves a 0
+        beside unopened cells corner to corner, learned from the rules)."""
+        for i, s in enumerate(known):
+            if s == 0 and any(known[j] == UNKNOWN for j in self._sides[i]):
+                return i
+        return None
 
     def _cascaded(self, known: Sequence[int | None]) -> frozenset[int]:
         """The cell of a batch of one click on an unopened cell that opened a
