@@ -316,6 +316,14 @@ def test_faces_of_a_board_with_most_lines_dropped_are_its_cells() -> None:
         # bottom edge left 18 px of a last row, its face 10 of them under the
         # bevel (found as 16x13 of 16x16; seed 2065)
         ("web-own-random2065-z200-16x16-cut-window.png", "bottom"),
+        # a lineless checkerboard of two pinks, 70 px at 175%: 13 whole rows,
+        # then part of the 14th above the window's edge; the row past read
+        # as the other shade, no repeat of the last row (found as 16x13 of
+        # 16x16; seed 2127)
+        ("web-own-random2127-z175-16x16-cut-window.png", "bottom"),
+        # hatched faces, 63 px at 150%: the window's edge 19 px into the last
+        # row, its face lines not one colour (found as 16x15; seed 2176)
+        ("web-own-random2176-z150-16x16-cut-window.png", "bottom"),
     ],
 )
 def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, side: str) -> None:
@@ -327,6 +335,20 @@ def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, sid
     golden = Path(__file__).resolve().parent / "golden"
     with pytest.raises(CalibrationError, match=rf"past the board.s {side} edge .* cut off"):
         calibrate(read_png(golden / shot), mines=99)
+
+
+def test_cells_that_are_two_cells_each_way_are_refused() -> None:
+    # Seed 2149 at 75% (13.5 px faces lit from above; the zoom dropped every
+    # other 1 px line both ways): the lattice found 8x7 cells of 27 px in the
+    # 16x16 board and a profile of the wrong size was saved. Each found cell's
+    # rows repeat at half its height: refused.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    with pytest.raises(CalibrationError, match=r"repeat within themselves at half their height"):
+        calibrate(read_png(golden / "web-own-random2149-z75-16x16-screen.png"), mines=40)
 
 
 def test_a_board_found_a_cell_short_of_its_edge_is_refused() -> None:

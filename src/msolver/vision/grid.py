@@ -711,6 +711,13 @@ def calibrate(
             "the board may be finer than what was found (grid lines a page zoom dropped?); "
             "show it at 100% zoom, or another size"
         )
+    axis = _half_cells(rgb, placed)
+    if axis is not None:
+        raise CalibrationError(
+            f"the cells found repeat within themselves at half their {axis}: the board "
+            "may be finer than what was found (grid lines a page zoom dropped?); "
+            "show it at 100% zoom, or another size"
+        )
     _refuse_cut_off(rgb, placed)
     if base is not None and theme is None and not _reads_right(rgb, prof, screen_origin, lat):
         # A grey bevelled button of another toolkit can be nearer a theme's
@@ -840,6 +847,50 @@ def _part_cell_beyond(rgb: Image, grid: Grid) -> str | None:
     return None
 
 
+# A cell that is two cells: the board's mean profile across an axis repeats at
+# half the pitch found (its 80th percentile difference within _HALF_SAME
+# levels) but not at a quarter (_HALF_APART or more: stripes repeat at every
+# fraction) while it varies by _HALF_SPREAD or more (a flat face repeats at any
+# shift). Our page's seed 2149 at 75%: faces lit from above, 13.5 px, the zoom
+# dropping every other line each way, found as 8x7 cells of 27 px of its
+# 16x16 and saved. On the corpus of 101 boards the most alike half-cells
+# differ by 9.7 levels (kmines classic).
+_HALF_SAME = 3.0
+_HALF_APART = 8.0
+_HALF_SPREAD = 8.0
+
+
+def _half_cells(rgb: Image, grid: Grid) -> str | None:
+    """'height' or 'width' when the found cells repeat at half their pitch that
+    way (see _HALF_SAME), else None."""
+    xs, ys = (np.round(e).astype(int) for e in grid.edges())
+    height, width = rgb.shape[:2]
+    x0, x1, y0, y1 = int(xs[0]), int(xs[-1]), int(ys[0]), int(ys[-1])
+    if x0 < 0 or y0 < 0 or x1 > width or y1 > height or grid.rows < 2 or grid.cols < 2:
+        return None
+    board = rgb[y0:y1, x0:x1, :3].astype(np.float64)
+    for name, along, pitch in (("height", 1, grid.pitch[1]), ("width", 0, grid.pitch[0])):
+        profile = board.mean(axis=along)
+
+        def apart(shift: float, profile: npt.NDArray[np.float64] = profile) -> float:
+            lo, hi = int(np.floor(shift)), int(np.ceil(shift))
+            n = len(profile) - hi
+            if lo < 1 or n < 2:
+                return 0.0
+            d = np.minimum(
+                np.abs(profile[:n] - profile[lo : lo + n]).max(axis=1),
+                np.abs(profile[:n] - profile[hi : hi + n]).max(axis=1),
+            )
+            return float(np.percentile(d, 80))
+
+        spread = np.abs(profile - np.median(profile, axis=0)).max(axis=1)
+        if float(np.percentile(spread, 90)) < _HALF_SPREAD or pitch < 8:
+            continue
+        if apart(pitch / 2) <= _HALF_SAME and apart(pitch / 4) >= _HALF_APART:
+            return name
+    return None
+
+
 # A column (or row) of pixels past the board repeats the board's last cells
 # when over this share of its pixels lie within _REPEAT levels of theirs at
 # the same place in the cell; the repeat counts as cells when it runs over
@@ -914,16 +965,24 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
     )
     for side, vertical, at, ref, step, size in sides:
         pitch = grid.pitch[0] if vertical else grid.pitch[1]
+        back = step * round(pitch)
         face = _face_line(px3, vertical, ref, step, pitch, (y0, y1) if vertical else (x0, x1))
         faces = 0
         before: npt.NDArray[np.int16] | None = None
         for d in range(int(np.ceil(pitch))):
             a, r = at + step * d, ref + step * d
             seen = px3[y0:y1, r] if vertical else px3[r, x0:x1]
-            on_face = float((np.abs(seen - face(d)).max(axis=1) <= _REPEAT // 2).mean()) >= 0.5
+            line = face(d)
+            on_face = (
+                float((np.abs(seen - line).max(axis=1) <= _REPEAT // 2).mean()) >= 0.5
+                # a textured face (stripes, hatching) is its texture's mean along
+                # the line: our page's seed 2176 at 150%, hatched faces 63 px, the
+                # window's edge 19 px into the last row (found as 16x15 of 16x16)
+                or float(np.abs(seen.mean(axis=0) - line.mean(axis=0)).max()) <= _REPEAT // 2
+            )
             past = (px3[y0:y1, a] if vertical else px3[a, x0:x1]) if 0 <= a < size else None
             span = (y0, y1) if vertical else (x0, x1)
-            repeats = past is not None and _repeats_near(px3, vertical, span, past, r)
+            repeats = past is not None and _repeats_near(px3, vertical, span, past, r, back)
             if not repeats:
                 # cut: what lies past changes at once (a scroll bar, the
                 # picture's edge), not slowly away from a shaded face
@@ -966,7 +1025,7 @@ def _whole_cell_beyond(
             if not 0 <= a < size:
                 break
             past = px3[lo:hi, a] if vertical else px3[a, lo:hi]
-            held += _repeats_near(px3, vertical, span, past, ref + step * d)
+            held += _repeats_near(px3, vertical, span, past, ref + step * d, step * round(pitch))
         if held >= 0.9 * n:
             return True
     return False
@@ -978,18 +1037,31 @@ def _repeats_near(
     span: tuple[int, int],
     past: npt.NDArray[np.int16],
     r: int,
+    back: int = 0,
 ) -> bool:
     """Whether the line `past` repeats line r of the board's last cells, or one a
     pixel either side of it (a pitch of fractional pixels draws its lines a
-    pixel either way): over _REPEATS of its pixels within _REPEAT levels."""
+    pixel either way): over _REPEATS of its pixels within _REPEAT levels. Or
+    line r - back of the cells before the last (`back`: a cell's pitch, signed
+    as the side's step): a checkerboard's cells repeat every other cell, and
+    our page's seed 2127 at 175%, cut by its window half a row past 13, was
+    found as 16x13 of its 16x16 (the row past read as the other shade)."""
     lo, hi = span
     size = px3.shape[1 if vertical else 0]
-    return any(
-        float((np.abs(past - near).max(axis=1) <= _REPEAT).mean()) >= _REPEATS
-        for k in (r - 1, r, r + 1)
-        if 0 <= k < size
-        for near in (px3[lo:hi, k] if vertical else px3[k, lo:hi],)
-    )
+
+    def line(k: int) -> npt.NDArray[np.int16]:
+        return px3[lo:hi, k] if vertical else px3[k, lo:hi]
+
+    def alike(a: npt.NDArray[np.int16], b: npt.NDArray[np.int16]) -> bool:
+        return float((np.abs(a - b).max(axis=1) <= _REPEAT).mean()) >= _REPEATS
+
+    refs = [r]
+    if back and 0 <= r - back < size and 0 <= r < size and not alike(line(r), line(r - back)):
+        # only where the last two cells differ (a checkerboard's shades): where
+        # they are alike, the cell before would only widen the pixel's slack
+        # (kmines' classic tiles at Qt's 150%, 28.5 px, matched its frame)
+        refs.append(r - back)
+    return any(alike(past, line(k)) for c in refs for k in (c - 1, c, c + 1) if 0 <= k < size)
 
 
 def _face_line(
