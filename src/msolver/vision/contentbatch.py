@@ -193,47 +193,6 @@ def rim_grown(tile: Image, box: Box, face: F64, threshold: float) -> Box | None:
     return None if (top, bottom, left, right) == box else (top, bottom, left, right)
 
 
-# A cell cut a pixel off its face (a board at 67% whose cells snap to whole
-# pixels unevenly) has its bevel or the gap beside it inside the box: a line
-# along the inside's edge that stands out of the face by the faint rule's
-# levels on RIM_LINE of its length. The faint rule then sees the line touch a
-# side (FAINT_SIDE) and finds no glyph, and a dim 1 there read as the empty
-# 0 look. Such lines are peeled off, up to PEEL_MOST of the inside a side,
-# and the glyph looked for again inside what is left.
-PEEL_MOST = 0.25
-
-
-def peeled_box(tile: Image, box: Box, rule: InkRule) -> Box | None:
-    """The inside `box` less its edge lines that are lines (see PEEL_MOST), or
-    None when none is. Only for a flat face: the commonest colour of the inside
-    covers over FAINT_FACE of it."""
-    top, bottom, left, right = box
-    inner = tile[top:bottom, left:right, :3].astype(np.float64)
-    if inner.size == 0:
-        return None
-    colours, counts = np.unique(inner.reshape(-1, 3), axis=0, return_counts=True)
-    face: F64 = colours[int(np.argmax(counts))]
-    if float(counts.max()) <= FAINT_FACE * inner.shape[0] * inner.shape[1]:
-        return None
-    line = np.abs(tile[:, :, :3].astype(np.float64) - face).max(axis=2) > rule.faint
-    most_h = int(PEEL_MOST * (bottom - top))
-    most_w = int(PEEL_MOST * (right - left))
-    t, b, lf, r = box
-    while True:
-        before = (t, b, lf, r)
-        if t - top < most_h and float(line[t, lf:r].mean()) >= RIM_LINE:
-            t += 1
-        if bottom - b < most_h and float(line[b - 1, lf:r].mean()) >= RIM_LINE:
-            b -= 1
-        if lf - left < most_w and float(line[t:b, lf].mean()) >= RIM_LINE:
-            lf += 1
-        if right - r < most_w and float(line[t:b, r - 1].mean()) >= RIM_LINE:
-            r -= 1
-        if (t, b, lf, r) == before:
-            break
-    return None if (t, b, lf, r) == box else (t, b, lf, r)
-
-
 def side_shares(mask: npt.NDArray[np.bool_]) -> tuple[float, float, float, float]:
     """The share of each side of a box's `mask` that is set: top, bottom, left, right."""
     return (
@@ -356,8 +315,7 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts | None] | N
     """(face, ink, shape, aspect) of each box as `learning_reader.content` finds
     them; the boxes are all one size. None for boxes too small to have an inside
     (`content` then takes the whole box), and None in the list for a box whose
-    glyph runs into its rim (`rim_grown`) or whose inside holds lines to peel
-    (`peeled_box`): `content` takes those alone."""
+    glyph runs into its rim (`rim_grown`: `content` takes it alone)."""
 
     if not tiles:
         return []
@@ -388,18 +346,13 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts | None] | N
             inked[k] = True
             sprites[int(k)] = sprite_pixels(inner[k], face[k])
     faints: set[int] = set()
-    alone: list[int] = []
     for k in np.flatnonzero(~inked):
         faint = faint_ink(inner[k], dist[k], float(med[k]), rule)
         if faint is not None:
             face[k], dist[k], mask[k] = faint
             threshold[k], inked[k] = rule.faint, True
             faints.add(int(k))
-        elif rule.texture * med[k] <= rule.ink and peeled_box(tiles[int(k)], box, rule):
-            alone.append(int(k))  # lines to peel (`peeled_box`): `content` takes it alone
     result: list[Parts | None] = [(face[k].copy(), None, None, 0.0, None, False) for k in range(b)]
-    for j in alone:
-        result[j] = None
     picked = np.flatnonzero(inked)
     if picked.size == 0:
         return result

@@ -57,7 +57,6 @@ from msolver.core.board import (
 from msolver.core.clock import Clock, RealClock
 from msolver.vision import digits
 from msolver.vision.contentbatch import (
-    Box,
     InkRule,
     around_glyph,
     contents_of,
@@ -66,7 +65,6 @@ from msolver.vision.contentbatch import (
     faint_ink,
     glyph_shape,
     inside_box,
-    peeled_box,
     rim_grown,
     side_shares,
     sprite_apart,
@@ -211,13 +209,11 @@ class Content:
         return 1.5 if sprite_apart(self.sprite, other.sprite) else 0.0
 
 
-def content(tile: Image, box: Box | None = None) -> Content:
-    """The content of one cell box: face colour, ink colour and glyph shape.
-    box: the inside to look in (default: all but the rim, `inside_box`)."""
+def content(tile: Image) -> Content:
+    """The content of one cell box: face colour, ink colour and glyph shape."""
 
     # Leave out the cell's rim: grid lines, bevels and gaps are not content.
-    peel = box is None
-    box = inside_box(tile) if box is None else box
+    box = inside_box(tile)
     y0, y1, x0, x1 = box
     inner = tile[y0:y1, x0:x1, :3].astype(np.float64)
     if inner.size == 0:
@@ -244,11 +240,6 @@ def content(tile: Image, box: Box | None = None) -> Content:
     elif not found:
         faint = faint_ink(inner, dist, med, _INK_RULE)
         if faint is None:
-            peeled = peeled_box(tile, box, _INK_RULE) if peel and INK_TEXTURE * med <= INK else None
-            if peeled is not None:
-                inside = content(tile, peeled)
-                if inside.ink is not None:
-                    return inside
             return Content(face)
         face, dist, mask = faint
         threshold, is_faint = INK_FAINT, True
