@@ -966,7 +966,8 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
     for side, vertical, at, ref, step, size in sides:
         pitch = grid.pitch[0] if vertical else grid.pitch[1]
         back = step * round(pitch)
-        face = _face_line(px3, vertical, ref, step, pitch, (y0, y1) if vertical else (x0, x1))
+        span = (y0, y1) if vertical else (x0, x1)
+        face = _face_line(px3, vertical, ref, step, pitch, span)
         faces = 0
         before: npt.NDArray[np.int16] | None = None
         for d in range(int(np.ceil(pitch))):
@@ -981,7 +982,6 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
                 or float(np.abs(seen.mean(axis=0) - line.mean(axis=0)).max()) <= _REPEAT // 2
             )
             past = (px3[y0:y1, a] if vertical else px3[a, x0:x1]) if 0 <= a < size else None
-            span = (y0, y1) if vertical else (x0, x1)
             repeats = past is not None and _repeats_near(px3, vertical, span, past, r, back)
             if not repeats:
                 # cut: what lies past changes at once (a scroll bar, the
@@ -995,9 +995,7 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
                 break
             faces += on_face
             before = past
-        if _whole_cell_beyond(
-            px3, vertical, at, ref, step, pitch, (y0, y1) if vertical else (x0, x1)
-        ):
+        if _whole_cell_beyond(px3, vertical, at, ref, step, pitch, span):
             return side, True
     return None
 
@@ -1018,6 +1016,7 @@ def _whole_cell_beyond(
     lo, hi = span
     size = px3.shape[1 if vertical else 0]
     n = int(np.ceil(pitch))
+    back = step * round(pitch)
     for shift in (-1, 0, 1):
         held = 0
         for d in range(n):
@@ -1025,7 +1024,7 @@ def _whole_cell_beyond(
             if not 0 <= a < size:
                 break
             past = px3[lo:hi, a] if vertical else px3[a, lo:hi]
-            held += _repeats_near(px3, vertical, span, past, ref + step * d, step * round(pitch))
+            held += _repeats_near(px3, vertical, span, past, ref + step * d, back)
         if held >= 0.9 * n:
             return True
     return False
