@@ -18,9 +18,12 @@ def assert_batch_matches(tiles: Sequence[Image]) -> None:
     for tile, parts in zip(tiles, batch, strict=True):
         if parts is None:
             continue  # a glyph run into the rim: content takes the box alone
-        face, ink, shape, aspect, sprite, faint = parts
+        face, ink, shape, aspect, sprite, faint, tones = parts
         one = content(tile)
         assert one.faint == faint
+        for a, b in zip(one.tones, tones, strict=True):
+            assert (a is None) == (b is None)
+            assert a is None or np.array_equal(a, b)
         assert np.array_equal(one.face, face)
         assert (one.ink is None) == (ink is None)
         if one.ink is not None:

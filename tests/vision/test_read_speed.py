@@ -184,13 +184,16 @@ def test_patch_cache_cuts_an_uneven_board_at_each_lines_own_edge() -> None:
         assert got.tobytes() == want.tobytes(), f"frame {frame}"
 
 
-def _parts(c: Content) -> tuple[bytes, bytes, bytes, float, bool]:
+def _parts(c: Content) -> tuple[bytes, bytes, bytes, float, bool, bytes, bytes]:
+    light, dark = c.tones
     return (
         c.face.tobytes(),
         b"" if c.ink is None else c.ink.tobytes(),
         b"" if c.shape is None else c.shape.tobytes(),
         c.aspect,
         c.faint,
+        b"-" if light is None else light.tobytes(),
+        b"-" if dark is None else dark.tobytes(),
     )
 
 

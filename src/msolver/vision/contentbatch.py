@@ -23,9 +23,11 @@ import numpy.typing as npt
 from msolver.vision.image import Image
 
 F64 = npt.NDArray[np.float64]
-# face, ink, shape, aspect, a sprite's pixels (see `sprite_ink`), and whether
-# the ink is a faint glyph's (see `faint_ink`)
-Parts = tuple[F64, F64 | None, F64 | None, float, F64 | None, bool]
+# face, ink, shape, aspect, a sprite's pixels (see `sprite_ink`), whether
+# the ink is a faint glyph's (see `faint_ink`), and its tones (`ink_tones`)
+Tones = tuple[F64 | None, F64 | None]
+Parts = tuple[F64, F64 | None, F64 | None, float, F64 | None, bool, Tones]
+NO_TONES: Tones = (None, None)
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,28 @@ def faint_ink(
 RIM_LINE = 0.9
 # top, bottom, left, right: the inside is tile[top:bottom, left:right]
 Box = tuple[int, int, int, int]
+
+
+# A glyph drawn in two tones (a light fill in a dark outline, a digit over its
+# drop shadow) has each tone where at least this share of its ink pixels, and
+# at least TONE_PIXELS of them, lie on that side of the face.
+TONE_SHARE = 0.2
+TONE_PIXELS = 2
+
+
+def ink_tones(ink: F64, face: F64) -> Tones:
+    """The median colour of the ink pixels lighter than the face, and of those
+    darker (None for a side with too few). The ink's one median flips between
+    the tones of a two-tone glyph as its phase shifts the pixel counts: our
+    page's seed 2208 at 90%, a pale green 2 in a dark outline measured once
+    by its fill (170, 200, 170) and once by its outline (70, 83, 70)."""
+    side = (ink - face).sum(axis=1)
+    least = max(TONE_PIXELS, TONE_SHARE * len(ink))
+    light, dark = ink[side > 0], ink[side < 0]
+    return (
+        np.median(light, axis=0) if len(light) >= least else None,
+        np.median(dark, axis=0) if len(dark) >= least else None,
+    )
 
 
 def inside_box(tile: Image) -> Box:
@@ -352,7 +376,9 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts | None] | N
             face[k], dist[k], mask[k] = faint
             threshold[k], inked[k] = rule.faint, True
             faints.add(int(k))
-    result: list[Parts | None] = [(face[k].copy(), None, None, 0.0, None, False) for k in range(b)]
+    result: list[Parts | None] = [
+        (face[k].copy(), None, None, 0.0, None, False, NO_TONES) for k in range(b)
+    ]
     picked = np.flatnonzero(inked)
     if picked.size == 0:
         return result
@@ -383,7 +409,8 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts | None] | N
         sx = max(0.5, float(np.sqrt(var_x[j] / tot)))
         sy = max(0.5, float(np.sqrt(var_y[j] / tot)))
         shape = glyph_shape(wk, (cx, cy), (sx, sy), glyph, span)
-        ink = np.median(inner[k][mask_i[j]], axis=0)
+        pixels = inner[k][mask_i[j]]
+        ink = np.median(pixels, axis=0)
         result[k] = (
             face[k].copy()
             if int(k) in sprites
@@ -393,5 +420,6 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts | None] | N
             float(np.log(sx / sy)),
             sprites.get(int(k)),
             int(k) in faints,
+            NO_TONES if int(k) in sprites else ink_tones(pixels, face[k]),
         )
     return result
