@@ -420,6 +420,6 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts | None] | N
             float(np.log(sx / sy)),
             sprites.get(int(k)),
             int(k) in faints,
-            NO_TONES if int(k) in sprites else ink_tones(pixels, face[k]),
+            ink_tones(pixels, face[k]),
         )
     return result

@@ -276,7 +276,7 @@ def content(tile: Image) -> Content:
     shape = glyph_shape(weight, (cx, cy), (sx, sy), GLYPH, GLYPH_SPAN)
     inked = glyph_box[glyph_mask]
     ink = np.median(inked, axis=0)
-    tones = NO_TONES if sprite is not None else ink_tones(inked, face)
+    tones = ink_tones(inked, face)
     if sprite is None:
         face = face_apart(inner, face, dist, threshold)
     return Content(face, ink, shape.reshape(-1), float(np.log(sx / sy)), pixels, is_faint, tones)
