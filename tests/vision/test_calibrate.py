@@ -324,6 +324,13 @@ def test_faces_of_a_board_with_most_lines_dropped_are_its_cells() -> None:
         # hatched faces, 63 px at 150%: the window's edge 19 px into the last
         # row, its face lines not one colour (found as 16x15; seed 2176)
         ("web-own-random2176-z150-16x16-cut-window.png", "bottom"),
+        # bevelled yellow faces, 68 px at 175%: the window's edge 54 px into
+        # the 14th row, black past it; the lattice took that row whole
+        # (found as 16x14 of 16x16; seed 2225)
+        ("web-own-random2225-z175-16x16-cut-window.png", "bottom"),
+        # flat green faces in a dark bevel, 72 px at 200%: the window's edge
+        # 62 px into the 13th row (found as 16x13 of 16x16; seed 2242)
+        ("web-own-random2242-z200-16x16-cut-window.png", "bottom"),
     ],
 )
 def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, side: str) -> None:

@@ -663,15 +663,15 @@ def calibrate(
             two = False
         if lat is None and (two or not _flat_blank(rgb, grid)):
             raise missing or CalibrationError(
-                "the board is partly played (fewer of its cells look blank than it has): "
-                "show a new, unplayed board"
+                "the board is partly played, covered or cut off by its window (fewer of "
+                "its cells look blank than it has): show a new, unplayed board, all of it"
             )
         if lat is not None and lat.unlike:
             r, c = lat.unlike[0]
             raise CalibrationError(
-                f"the board is partly played or covered ({len(lat.unlike)} of its cells, "
-                f"first at row {r}, col {c}, do not look like a blank cell): "
-                "show a new, unplayed board"
+                f"the board is partly played, covered or cut off by its window "
+                f"({len(lat.unlike)} of its cells, first at row {r}, col {c}, do not look "
+                "like a blank cell): show a new, unplayed board, all of it"
             )
         if grid.uniform:
             # Its looks are learned by comparing cells pixel for pixel: a line
@@ -968,19 +968,14 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
         back = step * round(pitch)
         span = (y0, y1) if vertical else (x0, x1)
         face = _face_line(px3, vertical, ref, step, pitch, span)
+        if _last_cells_cut(px3, vertical, ref, step, pitch, span):
+            return side, False
         faces = 0
         before: npt.NDArray[np.int16] | None = None
         for d in range(int(np.ceil(pitch))):
             a, r = at + step * d, ref + step * d
             seen = px3[y0:y1, r] if vertical else px3[r, x0:x1]
-            line = face(d)
-            on_face = (
-                float((np.abs(seen - line).max(axis=1) <= _REPEAT // 2).mean()) >= 0.5
-                # a textured face (stripes, hatching) is its texture's mean along
-                # the line: our page's seed 2176 at 150%, hatched faces 63 px, the
-                # window's edge 19 px into the last row (found as 16x15 of 16x16)
-                or float(np.abs(seen.mean(axis=0) - line.mean(axis=0)).max()) <= _REPEAT // 2
-            )
+            on_face = _on_face(seen, face(d))
             past = (px3[y0:y1, a] if vertical else px3[a, x0:x1]) if 0 <= a < size else None
             repeats = past is not None and _repeats_near(px3, vertical, span, past, r, back)
             if not repeats:
@@ -998,6 +993,72 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
         if _whole_cell_beyond(px3, vertical, at, ref, step, pitch, span):
             return side, True
     return None
+
+
+def _on_face(seen: npt.NDArray[np.int16], line: npt.NDArray[np.float64]) -> bool:
+    """Whether a line of pixels is the cells' face (`_face_line`'s `line`): half
+    its pixels within _REPEAT / 2 levels of it, or its mean so (a textured face:
+    stripes, hatching)."""
+    return (
+        float((np.abs(seen - line).max(axis=1) <= _REPEAT // 2).mean()) >= 0.5
+        # our page's seed 2176 at 150%, hatched faces 63 px, the window's edge
+        # 19 px into the last row (found as 16x15 of 16x16)
+        or float(np.abs(seen.mean(axis=0) - line.mean(axis=0)).max()) <= _REPEAT // 2
+    )
+
+
+def _last_cells_cut(
+    px3: npt.NDArray[np.int16],
+    vertical: int,
+    ref: int,
+    step: int,
+    pitch: float,
+    span: tuple[int, int],
+) -> bool:
+    """Whether the board's last cells (from line `ref`, going `step`) are cut
+    inside the board found: they repeat the cells before them, line to line,
+    over _CUT_FACE of a cell or more, then stop at once (what they show changes
+    from one line to the next) and for good (the next three lines do not
+    repeat either) where the cells before still show their face for two
+    lines. A board's own end differs from the cells before it only
+    past its face (a frame where they have a gap). Our page's seed 2225 at
+    175% (68 px cells), the window's edge 54 px into the 14th row, was found
+    as 16x14 of its 16x16: the lattice took the cut row whole."""
+    lo, hi = span
+    size = px3.shape[1 if vertical else 0]
+    back = step * round(pitch)
+    face = _face_line(px3, vertical, ref - back, step, pitch, span)
+
+    def line(k: int) -> npt.NDArray[np.int16]:
+        return px3[lo:hi, k] if vertical else px3[k, lo:hi]
+
+    n = int(pitch)
+    if not (0 <= ref - back < size and 0 <= ref + step * (n - 1) < size):
+        return False
+    held = 0
+    for d in range(n - 1):
+        r = ref + step * d
+        seen = line(r)
+        if _repeats_near(px3, vertical, span, seen, r - back, back):
+            held += 1
+            continue
+        if held < _CUT_FACE * pitch:
+            return False
+        before = line(r - step)
+        sudden = float((np.abs(seen - before).max(axis=1) > _REPEAT).mean()) >= 0.5
+        # and the repeat does not come back: a line at a half-pixel phase
+        # (a bevel's edge under a 150% scale) matches neither neighbour
+        gone = not any(
+            _repeats_near(px3, vertical, span, line(k), k - back, back)
+            for k in (ref + step * e for e in range(d + 1, min(n, d + 4)))
+        )
+        return (
+            sudden
+            and gone
+            and _on_face(line(r - back), face(d))
+            and _on_face(line(r - back + step), face(d + 1))
+        )
+    return False
 
 
 def _whole_cell_beyond(
