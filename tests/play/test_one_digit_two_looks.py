@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from msolver.vision.contentbatch import ink_tones
-from tests.support.replay import recorded
+from tests.support.replay import numbers_shown, recorded
 
 RECORDING = (
     Path(__file__).resolve().parents[2]
@@ -47,12 +47,7 @@ SHOWN = """
 0002.....
 0001.....
 """
-TRUTH = {
-    r * 9 + c: int(ch)
-    for r, line in enumerate(SHOWN.split())
-    for c, ch in enumerate(line)
-    if ch.isdigit()
-}
+TRUTH = numbers_shown(SHOWN)
 
 
 def test_no_reading_of_any_frame_shifts_the_numbers() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.replay import recorded
+from tests.support.replay import numbers_shown, recorded
 
 RECORDING = (
     Path(__file__).resolve().parents[2]
@@ -36,12 +36,7 @@ F1002F3F2
 00012....
 00001....
 """
-TRUTH = {
-    r * 9 + c: int(ch)
-    for r, line in enumerate(SHOWN.split())
-    for c, ch in enumerate(line)
-    if ch.isdigit()
-}
+TRUTH = numbers_shown(SHOWN)
 
 
 def test_the_outlined_three_keeps_its_number_among_the_readings() -> None:

@@ -49,3 +49,15 @@ def recorded(folder: Path) -> list[tuple[dict[str, Any], Reading]]:
     clock = FakeClock()
     reader = reader_for(load_profile(folder / "profile.json"), clock=clock)
     return list(reread(folder, reader, clock.advance))
+
+
+def numbers_shown(text: str) -> dict[int, int]:
+    """Cell index -> number for each digit of a board written row by row (one
+    line a row, any other character a cell showing no number)."""
+    rows = text.split()
+    return {
+        r * len(line) + c: int(ch)
+        for r, line in enumerate(rows)
+        for c, ch in enumerate(line)
+        if ch.isdigit()
+    }
