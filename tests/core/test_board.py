@@ -4,7 +4,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msolver.core.board import FLAG, UNKNOWN, Board, BoardError, trusted_board
+from msolver.core.board import (
+    FLAG,
+    UNKNOWN,
+    Board,
+    BoardError,
+    neighbours_table,
+    side_neighbours_table,
+    trusted_board,
+    zero_beside_unknown,
+)
 from msolver.core.game import Game
 
 CHARS = ".F012345678*XW"
@@ -78,3 +87,15 @@ def test_a_trusted_board_is_the_board_made_with_checks() -> None:
         assert repr(board) == repr(checked) and hash(board) == hash(checked)
     made = trusted_board(3, 2, 1, (UNKNOWN,) * 6)
     assert made == Board.blank(3, 2, 1) and made.since is None
+
+
+def test_a_zero_beside_an_unknown_cell_is_found_by_the_game_s_cascade() -> None:
+    # row 0: a 0 whose right neighbour is unopened; row 1 corner to corner only
+    board = Board.parse("0.\n10\n.0", mines=1)
+    every = neighbours_table(2, 3)
+    sides = side_neighbours_table(2, 3)
+    assert zero_beside_unknown(board.cells, every) == 0
+    # reading cells not known yet (None) are no unknown cell
+    cells: list[int | None] = [0, None, 1, 0, UNKNOWN, 0]
+    assert zero_beside_unknown(cells, sides) == 5
+    assert zero_beside_unknown([0, None, 1, 0, 1, 0], every) is None

@@ -13,7 +13,7 @@ written back as ``.``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
@@ -89,6 +89,17 @@ def side_neighbours_table(width: int, height: int) -> tuple[tuple[int, ...], ...
                     nbrs.append((r + dr) * width + c + dc)
             table.append(tuple(nbrs))
     return tuple(table)
+
+
+def zero_beside_unknown(cells: Sequence[int | None], opens: Sequence[Sequence[int]]) -> int | None:
+    """The first cell showing 0 with an unknown cell among `opens[i]` (the
+    neighbours a 0's cascade opens in this game), if any. A game opens a 0's
+    neighbours in the same redraw as the 0, so such a picture is one still
+    being drawn, or misread."""
+    for i, s in enumerate(cells):
+        if s == 0 and any(cells[j] == UNKNOWN for j in opens[i]):
+            return i
+    return None
 
 
 @dataclass(frozen=True, slots=True)

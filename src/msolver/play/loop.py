@@ -25,6 +25,7 @@ from msolver.core.board import (
     neighbours_table,
     side_neighbours_table,
     state_char,
+    zero_beside_unknown,
 )
 from msolver.core.clock import Clock, RealClock
 from msolver.core.game import FirstClick
@@ -978,12 +979,8 @@ class Player:
         same redraw, so such a frame is caught mid-redraw or misread (gnome-mines
         lights the cell under the pointer in a grey close to an opened cell). A
         game seen to flood sideways only opens a 0's side neighbours."""
-        cells = reading.board.cells
         opens = self._sides if reading.sides_only else self._nbrs
-        for i, s in enumerate(cells):
-            if s == 0 and any(cells[j] == UNKNOWN for j in opens[i]):
-                return i
-        return None
+        return zero_beside_unknown(reading.board.cells, opens)
 
     def _drawing(self, image: Image) -> bool:
         """Whether the screen has changed since `image`, a frame that held still

@@ -53,6 +53,7 @@ from msolver.core.board import (
     Board,
     neighbours_table,
     side_neighbours_table,
+    zero_beside_unknown,
 )
 from msolver.core.clock import Clock, RealClock
 from msolver.vision import digits
@@ -1431,10 +1432,7 @@ class LearningReader:
         """A cell read as a 0 with an unopened side neighbour, if any: every
         game's cascade opens those (a game that floods only sideways leaves a 0
         beside unopened cells corner to corner, learned from the rules)."""
-        for i, s in enumerate(known):
-            if s == 0 and any(known[j] == UNKNOWN for j in self._sides[i]):
-                return i
-        return None
+        return zero_beside_unknown(known, self._sides)
 
     def _cascaded(self, known: Sequence[int | None]) -> frozenset[int]:
         """The cell of a batch of one click on an unopened cell that opened a
