@@ -344,6 +344,24 @@ def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, sid
         calibrate(read_png(golden / shot), mines=99)
 
 
+def test_a_column_the_lattice_took_past_the_picture_s_edge_is_no_column() -> None:
+    # Seed 2257 at 125%: a lineless checkerboard of two pinks (23.75 px cells)
+    # 20 px from the picture's left edge, on a margin of the light pink's
+    # colour. The lattice took a column at x = -3.6 over the margin, all its
+    # 16 cells unlike a blank one, and the board was refused as partly played.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    shot = read_png(golden / "web-own-random2257-z125-16x16-checker-by-edge.png")
+    grid = calibrate(shot, mines=40).grid
+    assert (grid.rows, grid.cols) == (16, 16)
+    assert grid.pitch == pytest.approx((23.75, 23.75), abs=0.05)
+    # the faces' own finder puts the first column's face at 19.7 px
+    assert grid.origin == pytest.approx((20.0, 82.5), abs=0.6)
+
+
 def test_cells_that_are_two_cells_each_way_are_refused() -> None:
     # Seed 2149 at 75% (13.5 px faces lit from above; the zoom dropped every
     # other 1 px line both ways): the lattice found 8x7 cells of 27 px in the
