@@ -362,6 +362,23 @@ def test_a_column_the_lattice_took_past_the_picture_s_edge_is_no_column() -> Non
     assert grid.origin == pytest.approx((20.0, 82.5), abs=0.6)
 
 
+def test_a_row_the_lattice_took_over_the_page_s_margin_is_no_row() -> None:
+    # Seed 2280 at 200%: a lineless checkerboard of two pinks (48 px cells),
+    # 9x9, on a flat light blue page. The lattice took a tenth row below the
+    # board over the page, all its 9 cells unlike a blank one, and the board
+    # was refused as partly played.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    shot = read_png(golden / "web-own-random2280-z200-9x9-checker-on-margin.png")
+    grid = calibrate(shot, mines=10).grid
+    assert (grid.rows, grid.cols) == (9, 9)
+    assert grid.pitch == pytest.approx((48.0, 48.0), abs=0.05)
+    assert grid.origin == pytest.approx((32.0, 132.0), abs=0.6)
+
+
 def test_cells_that_are_two_cells_each_way_are_refused() -> None:
     # Seed 2149 at 75% (13.5 px faces lit from above; the zoom dropped every
     # other 1 px line both ways): the lattice found 8x7 cells of 27 px in the

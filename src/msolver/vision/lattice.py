@@ -1198,29 +1198,59 @@ def _trim_grown(rgb: Image, lat: Lattice, grown: tuple[int, int, int, int]) -> L
         lat = _cut(rgb, (ox, oy), (px, py), rows, cols)
 
 
+# A strip of margin: its pixels (95%) and the strip past it within this many
+# levels of its median colour, and the two medians so.
+_MARGIN_SAME = 4.0
+
+
 def _trim_outside(rgb: Image, lat: Lattice) -> Lattice:
-    """`lat` less each outer row or column that runs past the picture's edge and
-    holds no blank cell, when the board cut again without it (plainly, or as
-    a checkerboard: `_checker_at`) leaves no cell unlike the rest. No board's
-    cells lie outside the picture. Our page's seed 2257 at 125%, a lineless
-    checkerboard 20 px from the picture's left edge: the lattice took a
-    column at x = -3.6 over the page's margin, all 16 of its cells unlike,
-    and the board was refused as partly played. A board cut by the
-    picture's edge keeps its cut line (its cells look blank), and the
-    cut-off checks refuse it."""
-    height, width = rgb.shape[:2]
+    """`lat` less an outer row or column that holds no blank cell and is no
+    part of the board: it runs past the picture's edge (no board's cells lie
+    outside the picture), or it is one flat colour, the colour of the strip
+    just past it (the margin the board lies on). Taken off only when the
+    board cut again without it (plainly, or as a checkerboard: `_checker_at`)
+    leaves no cell unlike the rest. Our page's lineless checkerboards: seed
+    2257 at 125% 20 px from the picture's left edge, the lattice took a
+    column at x = -3.6; seed 2280 at 200%, a row below the board over the
+    page's margin. All their cells unlike, both boards were refused as
+    partly played. A board cut by the picture's edge keeps its cut line (its
+    cells look blank), and the cut-off checks refuse it; a played row shows
+    its numbers on the opened face, no margin's one flat colour."""
     if not lat.unlike or lat.xs is not None or lat.ys is not None:
         return lat
+    height, width = rgb.shape[:2]
     unlike = set(lat.unlike)
     rows, cols = lat.rows, lat.cols
     (ox, oy), (px, py) = lat.origin, lat.pitch
-    if ox < 0 and all((r, 0) in unlike for r in range(rows)):
+
+    def margin(x0: float, y0: float, x1: float, y1: float, dx: float, dy: float) -> bool:
+        """Whether the box is off the picture, or flat and alike the box (dx, dy) on."""
+        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+            return True
+        a0, b0, a1, b1 = x0 + dx, y0 + dy, x1 + dx, y1 + dy
+        if a0 < 0 or b0 < 0 or a1 > width or b1 > height:
+            return False
+        here = rgb[round(y0) : round(y1), round(x0) : round(x1), :3].reshape(-1, 3)
+        past = rgb[round(b0) : round(b1), round(a0) : round(a1), :3].reshape(-1, 3)
+        med_here, med_past = np.median(here, axis=0), np.median(past, axis=0)
+        return (
+            float(np.abs(med_here - med_past).max()) <= _MARGIN_SAME
+            and float(np.percentile(np.abs(here - med_here).max(axis=1), 95)) <= _MARGIN_SAME
+            and float(np.percentile(np.abs(past - med_past).max(axis=1), 95)) <= _MARGIN_SAME
+        )
+
+    right, bottom = ox + cols * px, oy + rows * py
+    if all((r, 0) in unlike for r in range(rows)) and margin(ox, oy, ox + px, bottom, -px, 0):
         cols, ox = cols - 1, ox + px
-    elif ox + cols * px > width and all((r, cols - 1) in unlike for r in range(rows)):
+    elif all((r, cols - 1) in unlike for r in range(rows)) and margin(
+        right - px, oy, right, bottom, px, 0
+    ):
         cols -= 1
-    elif oy < 0 and all((0, c) in unlike for c in range(cols)):
+    elif all((0, c) in unlike for c in range(cols)) and margin(ox, oy, right, oy + py, 0, -py):
         rows, oy = rows - 1, oy + py
-    elif oy + rows * py > height and all((rows - 1, c) in unlike for c in range(cols)):
+    elif all((rows - 1, c) in unlike for c in range(cols)) and margin(
+        ox, bottom - py, right, bottom, 0, py
+    ):
         rows -= 1
     else:
         return lat
