@@ -344,39 +344,33 @@ def test_a_board_cut_off_by_its_window_is_refused_naming_the_side(shot: str, sid
         calibrate(read_png(golden / shot), mines=99)
 
 
-def test_a_column_the_lattice_took_past_the_picture_s_edge_is_no_column() -> None:
-    # Seed 2257 at 125%: a lineless checkerboard of two pinks (23.75 px cells)
-    # 20 px from the picture's left edge, on a margin of the light pink's
-    # colour. The lattice took a column at x = -3.6 over the margin, all its
-    # 16 cells unlike a blank one, and the board was refused as partly played.
+@pytest.mark.parametrize(
+    ("shot", "mines", "size", "pitch", "origin"),
+    [
+        # Seed 2257 at 125%: a lineless checkerboard of two pinks (23.75 px
+        # cells) 20 px from the picture's left edge, on a margin of the light
+        # pink's colour: the lattice took a column at x = -3.6 over the
+        # margin (the faces' own finder puts the first face at 19.7 px)
+        ("web-own-random2257-z125-16x16-checker-by-edge.png", 40, 16, 23.75, (20.0, 82.5)),
+        # Seed 2280 at 200%: a lineless 9x9 checkerboard (48 px cells) on a
+        # flat light blue page: the lattice took a tenth row over the page
+        ("web-own-random2280-z200-9x9-checker-on-margin.png", 10, 9, 48.0, (32.0, 132.0)),
+    ],
+)
+def test_a_line_the_lattice_took_beside_the_board_is_no_part_of_it(
+    shot: str, mines: int, size: int, pitch: float, origin: tuple[float, float]
+) -> None:
+    # All the taken line's cells were unlike a blank one, and the board was
+    # refused as partly played.
     from pathlib import Path
 
     from msolver.vision.image import read_png
 
     golden = Path(__file__).resolve().parent / "golden"
-    shot = read_png(golden / "web-own-random2257-z125-16x16-checker-by-edge.png")
-    grid = calibrate(shot, mines=40).grid
-    assert (grid.rows, grid.cols) == (16, 16)
-    assert grid.pitch == pytest.approx((23.75, 23.75), abs=0.05)
-    # the faces' own finder puts the first column's face at 19.7 px
-    assert grid.origin == pytest.approx((20.0, 82.5), abs=0.6)
-
-
-def test_a_row_the_lattice_took_over_the_page_s_margin_is_no_row() -> None:
-    # Seed 2280 at 200%: a lineless checkerboard of two pinks (48 px cells),
-    # 9x9, on a flat light blue page. The lattice took a tenth row below the
-    # board over the page, all its 9 cells unlike a blank one, and the board
-    # was refused as partly played.
-    from pathlib import Path
-
-    from msolver.vision.image import read_png
-
-    golden = Path(__file__).resolve().parent / "golden"
-    shot = read_png(golden / "web-own-random2280-z200-9x9-checker-on-margin.png")
-    grid = calibrate(shot, mines=10).grid
-    assert (grid.rows, grid.cols) == (9, 9)
-    assert grid.pitch == pytest.approx((48.0, 48.0), abs=0.05)
-    assert grid.origin == pytest.approx((32.0, 132.0), abs=0.6)
+    grid = calibrate(read_png(golden / shot), mines=mines).grid
+    assert (grid.rows, grid.cols) == (size, size)
+    assert grid.pitch == pytest.approx((pitch, pitch), abs=0.05)
+    assert grid.origin == pytest.approx(origin, abs=0.6)
 
 
 def test_cells_that_are_two_cells_each_way_are_refused() -> None:
