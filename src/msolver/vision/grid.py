@@ -967,16 +967,16 @@ def _cells_cut_off(rgb: Image, grid: Grid) -> tuple[str, bool] | None:
         pitch = grid.pitch[0] if vertical else grid.pitch[1]
         back = step * round(pitch)
         span = (y0, y1) if vertical else (x0, x1)
-        face = _face_line(px3, vertical, ref, step, pitch, span)
         if _last_cells_cut(px3, vertical, ref, step, pitch, span):
             return side, False
+        face = _face_line(px3, vertical, ref, step, pitch, span)
         faces = 0
         before: npt.NDArray[np.int16] | None = None
         for d in range(int(np.ceil(pitch))):
             a, r = at + step * d, ref + step * d
-            seen = px3[y0:y1, r] if vertical else px3[r, x0:x1]
+            seen = _line(px3, vertical, span, r)
             on_face = _on_face(seen, face(d))
-            past = (px3[y0:y1, a] if vertical else px3[a, x0:x1]) if 0 <= a < size else None
+            past = _line(px3, vertical, span, a) if 0 <= a < size else None
             repeats = past is not None and _repeats_near(px3, vertical, span, past, r, back)
             if not repeats:
                 # cut: what lies past changes at once (a scroll bar, the
@@ -1024,13 +1024,12 @@ def _last_cells_cut(
     past its face (a frame where they have a gap). Our page's seed 2225 at
     175% (68 px cells), the window's edge 54 px into the 14th row, was found
     as 16x14 of its 16x16: the lattice took the cut row whole."""
-    lo, hi = span
     size = px3.shape[1 if vertical else 0]
     back = step * round(pitch)
     face = _face_line(px3, vertical, ref - back, step, pitch, span)
 
     def line(k: int) -> npt.NDArray[np.int16]:
-        return px3[lo:hi, k] if vertical else px3[k, lo:hi]
+        return _line(px3, vertical, span, k)
 
     n = int(pitch)
     if not (0 <= ref - back < size and 0 <= ref + step * (n - 1) < size):
@@ -1061,6 +1060,15 @@ def _last_cells_cut(
     return False
 
 
+def _line(
+    px3: npt.NDArray[np.int16], vertical: int, span: tuple[int, int], k: int
+) -> npt.NDArray[np.int16]:
+    """The line of pixels at k across a side, over `span` (vertical: the column
+    x = k from y = span[0] to span[1]; else the row y = k)."""
+    lo, hi = span
+    return px3[lo:hi, k] if vertical else px3[k, lo:hi]
+
+
 def _whole_cell_beyond(
     px3: npt.NDArray[np.int16],
     vertical: int,
@@ -1074,7 +1082,6 @@ def _whole_cell_beyond(
     line, within a pixel either way (a fractional pitch drifts): the board goes
     on. Our page's seed 2023 at 90% (35.1 px, lines a zoom thinned, stripes on
     the faces) was found as 15x15 of its 16x16."""
-    lo, hi = span
     size = px3.shape[1 if vertical else 0]
     n = int(np.ceil(pitch))
     back = step * round(pitch)
@@ -1084,7 +1091,7 @@ def _whole_cell_beyond(
             a = at + step * (d + shift)
             if not 0 <= a < size:
                 break
-            past = px3[lo:hi, a] if vertical else px3[a, lo:hi]
+            past = _line(px3, vertical, span, a)
             held += _repeats_near(px3, vertical, span, past, ref + step * d, back)
         if held >= 0.9 * n:
             return True
@@ -1106,11 +1113,10 @@ def _repeats_near(
     as the side's step): a checkerboard's cells repeat every other cell, and
     our page's seed 2127 at 175%, cut by its window half a row past 13, was
     found as 16x13 of its 16x16 (the row past read as the other shade)."""
-    lo, hi = span
     size = px3.shape[1 if vertical else 0]
 
     def line(k: int) -> npt.NDArray[np.int16]:
-        return px3[lo:hi, k] if vertical else px3[k, lo:hi]
+        return _line(px3, vertical, span, k)
 
     def alike(a: npt.NDArray[np.int16], b: npt.NDArray[np.int16]) -> bool:
         return float((np.abs(a - b).max(axis=1) <= _REPEAT).mean()) >= _REPEATS
