@@ -615,37 +615,26 @@ class LearningReader:
         return best, all(self.looks[k].state == state for k in others)
 
     def _ink_elsewhere(self, c: Content, best: int) -> bool:
-        """Whether c, nearest a look of one number, shows the ink of another's:
-        within a quarter of INK_TOL of that look's ink on a face alike, and
-        past half of it from the nearest look's (and twice as far, and a
-        quarter more). Its glyph said one number and its colour another: it is
-        taken as a new look, which may be either (`_variant_of`), and the
-        rules decide. Our page's seed 2195 at 67% (17.4 px cells, thin italic
-        digits): a purple 4 (202, 169, 250) at one phase lay 0.89 from the
-        blue 1s' look (168, 182, 250), by a glyph two 1s differ by more than,
-        and 2.15 from the 4s' (204, 172, 250); read as 1s, two 4s left no
-        board that fits (play stopped). An ink that is the nearest look's
-        blended into the face (`_thinned`) is that look's glyph drawn thinner
-        (our page's seed 1146, one ink: a corner 3 at one phase half face,
-        nearer a 4's blended ink than the 3s')."""
-        a = self.looks[best]
-        if c.ink is None or a.content.ink is None or a.state is None or a.state < 1:
+        """Whether c, within 1 of a number's look, shows an ink of its own: past
+        half of INK_TOL from the look's, and neither ink the other's blended
+        into its face (`_thinned`, a glyph drawn thinner at another phase) nor
+        their two tones agreeing (`_tones_agree`). INK_TOL is wide for those
+        blends; an ink apart in any other way is another colour, so another
+        number. Such a cell is taken as a new look, which may be that number
+        (`_variant_of`) or another, and the rules decide. Our page's seed 2195
+        at 67% (17.4 px cells, thin italic digits): a purple 4 (202, 169, 250)
+        lay 0.89 from the blue 1s' look (168, 182, 250), by a glyph two 1s
+        differ by more than, and 2.15 from the 4s' (204, 172, 250); in the
+        next game, no 4 named yet, a 4 again read as a 1. Read as 1s, the 4s
+        left no board that fits (play stopped). Our page's seed 1146 (one
+        ink) has a corner 3 drawn half face, its ink on the line from the 3s'
+        to the face: that 3 stays a 3."""
+        a = self.looks[best].content
+        if c.ink is None or a.ink is None or self.looks[best].state is None:
             return False
-        far = float(np.abs(c.ink - a.content.ink).max())
-        if far <= 0.5 * INK_TOL or _thinned(c, a.content):
+        if float(np.abs(c.ink - a.ink).max()) <= 0.5 * INK_TOL:
             return False
-        for look in self.looks:
-            o = look.content
-            if look.state is None or look.state < 1 or look.state == a.state or o.ink is None:
-                continue
-            near = float(np.abs(c.ink - o.ink).max())
-            if (
-                near <= 0.25 * INK_TOL
-                and far > 2 * near + 0.25 * INK_TOL
-                and _face_alike(c.face - o.face)
-            ):
-                return True
-        return False
+        return not (_thinned(c, a) or _thinned(a, c) or _tones_agree(c, a))
 
     def _kept(self, c: Content, i: int, b: int, clear: bool) -> tuple[int | None, bool]:
         """The look cell i (content c, nearest look b) shows, given what it showed in
@@ -1600,12 +1589,14 @@ class LearningReader:
 
     def _learn_opened_checker(self, look_of: dict[int, int]) -> None:
         """Whether the opened cells alternate two shades as a checkerboard: the
-        inkless looks on the board (0s) come in two faces, one on each parity of
-        row + column, at least two cells each, and no inkless look on both.
+        looks of opened cells (0s and numbers, named or not) each lie on one
+        parity of row + column only, at least four cells in all and one on
+        each parity, each parity's faces alike and the two parities' apart.
         Our page's seed 2303 at 75%: plain and hatched blank cells (one hatched
         cell off its shade, so `_checkerboard` said no) and a green
         checkerboard of opened cells; the 1s on the two shades were taken for
-        two numbers, and no numbering fitted the first opening. Once seen, it
+        two numbers, and no numbering fitted the first opening (of 32 cells
+        live once, of six another time, one 0 on each shade). Once seen, it
         holds for the game's looks from then on."""
         if self._checker or self._opened_checker:
             return
@@ -1613,12 +1604,12 @@ class LearningReader:
         parities: dict[int, set[int]] = {}
         counts = [0, 0]
         for i, k in look_of.items():
-            look = self.looks[k]
-            if look.content.ink is None and look.state in (None, 0):
+            state = self.looks[k].state
+            if state is None or state >= 0:
                 parity = (i // cols + i % cols) % 2
                 parities.setdefault(k, set()).add(parity)
                 counts[parity] += 1
-        if min(counts) < 2 or any(len(p) != 1 for p in parities.values()):
+        if min(counts) < 1 or sum(counts) < 4 or any(len(p) != 1 for p in parities.values()):
             return
         faces: dict[int, list[F64]] = {0: [], 1: []}
         for k, p in parities.items():
@@ -1738,7 +1729,8 @@ def _blended(c: Content, o: Content) -> bool:
 
 def _thinned(c: Content, o: Content) -> bool:
     """Whether c's ink lies on the line from o's ink to c's face, within half of
-    FACE_TOL of it: o's glyph drawn thinner, its strokes part face."""
+    FACE_TOL of it: o's glyph drawn thinner, its strokes part face (or no
+    thinner: within half of FACE_TOL of o's ink)."""
     assert c.ink is not None and o.ink is not None
     v = c.face - o.ink
     vv = float(v @ v)
