@@ -70,6 +70,7 @@ from msolver.vision.contentbatch import (
     ink_tones,
     inside_box,
     rim_grown,
+    rim_lines_off,
     side_shares,
     sprite_apart,
     sprite_ink,
@@ -226,6 +227,14 @@ def content(tile: Image) -> Content:
     flat = inner.reshape(-1, 3)
     face = np.median(flat, axis=0)
     dist = np.abs(inner - face).max(axis=2)
+    off = None if inner.shape[:2] != (y1 - y0, x1 - x0) else rim_lines_off(tile, box, face, INK)
+    if off is not None:
+        box = off
+        y0, y1, x0, x1 = box
+        inner = tile[y0:y1, x0:x1, :3].astype(np.float64)
+        flat = inner.reshape(-1, 3)
+        face = np.median(flat, axis=0)
+        dist = np.abs(inner - face).max(axis=2)
     around = around_glyph(tile, inner, dist, float(INK))
     if around is not None:
         face, dist = around
