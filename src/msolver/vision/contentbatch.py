@@ -445,6 +445,8 @@ def contents_of(tiles: Sequence[Image], rule: InkRule) -> list[Parts | None] | N
             sprites[int(k)] = sprite_pixels(inner[k], face[k])
     faints: set[int] = set()
     for k in np.flatnonzero(~inked):
+        if int(k) in lined:
+            continue  # read by `content`
         faint = faint_ink(inner[k], dist[k], float(med[k]), rule, (tiles[int(k)], box))
         if faint is not None:
             face[k], dist[k], mask[k] = faint

@@ -227,7 +227,8 @@ def content(tile: Image) -> Content:
     flat = inner.reshape(-1, 3)
     face = np.median(flat, axis=0)
     dist = np.abs(inner - face).max(axis=2)
-    off = None if inner.shape[:2] != (y1 - y0, x1 - x0) else rim_lines_off(tile, box, face, INK)
+    whole = inner.shape[:2] == (y1 - y0, x1 - x0)
+    off = rim_lines_off(tile, box, face, INK) if whole else None
     if off is not None:
         box = off
         y0, y1, x0, x1 = box
@@ -248,7 +249,6 @@ def content(tile: Image) -> Content:
     is_faint = False
     found = count >= max(INK_MIN_PIXELS, INK_MIN_SHARE * mask.size)
     sprite = sprite_ink(inner, dist, med, _INK_RULE, found)
-    whole = inner.shape[:2] == (y1 - y0, x1 - x0)
     if sprite is not None:
         face, dist, threshold, mask = sprite
         pixels = sprite_pixels(inner, face)
@@ -384,8 +384,8 @@ class LearningReader:
         # its opened cells alternate two shades too, so each number has two looks.
         self._checker = _checkerboard(self._blank, profile.rows, profile.cols)
         # Opened cells may alternate two shades where the blank ones do not (or
-        # not plainly enough for `_checkerboard`): learned from the 0s seen
-        # (`_learn_opened_checker`).
+        # not plainly enough for `_checkerboard`): learned from the opened
+        # looks' faces (`_learn_opened_checker`).
         self._opened_checker = False
         # Cells of two pixel sizes (a fractional display scale or page zoom, a
         # toolkit that rounds each cell): one number is drawn to fit each, and
@@ -1726,14 +1726,20 @@ def _blended(c: Content, o: Content) -> bool:
     assert c.ink is not None and o.ink is not None
     if float(np.abs(c.ink - o.ink).max()) <= INK_TOL or _tones_agree(c, o):
         return True
-    v = o.ink - c.face
+    t, off = _along(c.face, o.ink, c.ink)
+    return _BLEND_MIN <= t <= 1.0 and off <= FACE_TOL
+
+
+def _along(start: F64, end: F64, point: F64) -> tuple[float, float]:
+    """Where `point` projects on the line from `start` to `end` (0 at start, 1
+    at end; -1 when the two are one colour) and how far it lies off the line
+    (its largest channel)."""
+    v = end - start
     vv = float(v @ v)
     if vv <= 0:
-        return False
-    t = float((c.ink - c.face) @ v) / vv
-    if not _BLEND_MIN <= t <= 1.0:
-        return False
-    return float(np.abs(c.face + t * v - c.ink).max()) <= FACE_TOL
+        return -1.0, float("inf")
+    t = float((point - start) @ v) / vv
+    return t, float(np.abs(start + t * v - point).max())
 
 
 def _thinned(c: Content, o: Content) -> bool:
@@ -1741,12 +1747,8 @@ def _thinned(c: Content, o: Content) -> bool:
     FACE_TOL of it: o's glyph drawn thinner, its strokes part face (or no
     thinner: within half of FACE_TOL of o's ink)."""
     assert c.ink is not None and o.ink is not None
-    v = c.face - o.ink
-    vv = float(v @ v)
-    if vv <= 0:
-        return False
-    t = float((c.ink - o.ink) @ v) / vv
-    return 0.0 <= t <= 1.0 and float(np.abs(o.ink + t * v - c.ink).max()) <= 0.5 * FACE_TOL
+    t, off = _along(o.ink, c.face, c.ink)
+    return 0.0 <= t <= 1.0 and off <= 0.5 * FACE_TOL
 
 
 def _tones_agree(c: Content, o: Content) -> bool:
