@@ -498,3 +498,24 @@ def test_boards_drawn_unevenly_or_lit_are_found(
     grid = calibrate(read_png(golden / shot), mines=mines).grid
     assert (grid.cols, grid.rows) == size
     assert grid.pitch == pytest.approx((pitch, pitch), abs=0.05)
+
+
+def test_a_hatched_lineless_checkerboard_is_found_at_its_own_pitch() -> None:
+    # Our page's seed 2345 at 90% (2026-12-02): two dark greens by parity, one
+    # hatched, no lines, cells 28.8 px apart. Offered as blocks of two cells at
+    # 56.4-58.2 px, the finest block lattice (56.79) fell 4 px short of the
+    # board at one end and 3 at the other, and the board was refused as cut
+    # off; at its own pitch one hatched cell in ten (its stripes half a stripe
+    # off the others') read as not blank.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    prof = calibrate(read_png(golden / "web-own-random2345-z90-16x16-hatched-checker.png"), mines=40)
+    grid = prof.grid
+    assert (grid.rows, grid.cols) == (16, 16)
+    assert grid.pitch == pytest.approx((28.8, 28.8), abs=0.05)
+    # the board's faces span x 14-474 and y 59-519 in the shot
+    assert grid.col_edge(0) == pytest.approx(14.3, abs=0.7)
+    assert grid.row_edge(0) == pytest.approx(59.3, abs=0.7)
