@@ -512,7 +512,8 @@ def test_a_hatched_lineless_checkerboard_is_found_at_its_own_pitch() -> None:
     from msolver.vision.image import read_png
 
     golden = Path(__file__).resolve().parent / "golden"
-    prof = calibrate(read_png(golden / "web-own-random2345-z90-16x16-hatched-checker.png"), mines=40)
+    shot = golden / "web-own-random2345-z90-16x16-hatched-checker.png"
+    prof = calibrate(read_png(shot), mines=40)
     grid = prof.grid
     assert (grid.rows, grid.cols) == (16, 16)
     assert grid.pitch == pytest.approx((28.8, 28.8), abs=0.05)
