@@ -357,15 +357,60 @@ def _cells(
         src = cv2.GaussianBlur(rgb, (0, 0), 0.5 / min(sx, sy))
     else:
         src = rgb
-    m = np.array(
-        [[sx, 0.0, (0.5 - origin[0]) * sx - 0.5], [0.0, sy, (0.5 - origin[1]) * sy - 0.5]],
-        np.float64,
+    out = _sampled(src, origin, (sx, sy), (cols * _N, rows * _N), replicate=True)
+    return out.reshape(rows, _N, cols, _N, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1)
+
+
+def _sampled(
+    src: npt.NDArray[Any],
+    origin: tuple[float, float],
+    scale: tuple[float, float],
+    size: tuple[int, int],
+    *,
+    replicate: bool,
+) -> npt.NDArray[np.float32]:
+    """`size` (w, h) pixels read bilinearly from `src` from `origin` on, `scale`
+    output pixels to one of `src`'s; past the edge the edge pixel (`replicate`)
+    or black.
+
+    Not cv2.warpAffine: it rounds its sample points to 1/32 px, and OpenCV
+    5.1 reads a level apart from 5.0 (and 4.x) here and there. A test
+    checkerboard shaded by 4 levels was a board on 5.0 and none on 5.1.
+    Exact weights in floats, then rounded, read the same on every build.
+    """
+    img = np.asarray(src)
+    if img.ndim == 2:
+        img = img[:, :, None]
+
+    def axis(
+        n_out: int, start: float, s: float, n_in: int
+    ) -> tuple[
+        npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32], npt.NDArray[np.float32]
+    ]:
+        # output pixel i's centre lies at start + (i + 0.5) / s on the source,
+        # whose pixel j is centred at j + 0.5
+        at = start + (np.arange(n_out, dtype=np.float64) + 0.5) / s - 0.5
+        lo = np.floor(at)
+        hi_w = (at - lo).astype(np.float32)
+        lo_w = (1 - hi_w).astype(np.float32)
+        i0, i1 = lo.astype(np.intp), lo.astype(np.intp) + 1
+        if not replicate:
+            lo_w[(i0 < 0) | (i0 >= n_in)] = 0
+            hi_w[(i1 < 0) | (i1 >= n_in)] = 0
+        return np.clip(i0, 0, n_in - 1), np.clip(i1, 0, n_in - 1), lo_w, hi_w
+
+    h_in, w_in = img.shape[:2]
+    x0, x1, xw0, xw1 = axis(size[0], origin[0], scale[0], w_in)
+    y0, y1, yw0, yw1 = axis(size[1], origin[1], scale[1], h_in)
+    # rows first, and in floats only once gathered: a whole screen is large
+    rows = img[y0].astype(np.float32) * yw0[:, None, None]
+    rows += img[y1].astype(np.float32) * yw1[:, None, None]
+    out: npt.NDArray[np.float32] = (
+        rows[:, x0] * xw0[None, :, None] + rows[:, x1] * xw1[None, :, None]
     )
-    out = cv2.warpAffine(
-        src, m, (cols * _N, rows * _N), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    arr = out.reshape(rows, _N, cols, _N, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1)
-    return arr.astype(np.float32)
+    # to whole levels, as every build of warpAffine rounds (what the finder's
+    # bars were set on): a flat face reads flat, not a few hundredths off it
+    return np.rint(out, out=out)
 
 
 def _repeated_on(rgb: Image, right: float, bottom: float, pitch: tuple[float, float]) -> Image:
@@ -2390,12 +2435,9 @@ def _grow_uneven(
     def cells(boxes: list[tuple[float, float, float, float]], side: str) -> npt.NDArray[np.float32]:
         out = []
         for x0, x1, y0, y1 in boxes:
-            sx, sy = _N / (x1 - x0), _N / (y1 - y0)
-            m = np.array(
-                [[sx, 0.0, (0.5 - x0) * sx - 0.5], [0.0, sy, (0.5 - y0) * sy - 0.5]], np.float64
-            )
-            img = cv2.warpAffine(src, m, (_N, _N), flags=cv2.INTER_LINEAR)
-            out.append(np.asarray(img, np.float32)[keep[side]].reshape(-1, 3))
+            scale = _N / (x1 - x0), _N / (y1 - y0)
+            img = _sampled(src, (x0, y0), scale, (_N, _N), replicate=False)
+            out.append(img[keep[side]].reshape(-1, 3))
         return np.stack(out)
 
     skip = set(lat.unlike)
