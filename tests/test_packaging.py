@@ -21,9 +21,7 @@ def test_every_package_is_listed_for_the_wheel() -> None:
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(conf["packages"])
     src = ROOT / "src"
-    found = {
-        ".".join(p.parent.relative_to(src).parts) for p in src.glob("msolver/**/__init__.py")
-    }
+    found = {".".join(p.parent.relative_to(src).parts) for p in src.glob("msolver/**/__init__.py")}
     assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
     assert conf["package-dir"]["msolver.data"] == "calibration"
     assert any((ROOT / "calibration").glob("*.json"))
@@ -46,6 +44,8 @@ def test_the_wheel_holds_only_the_package_and_its_data() -> None:
             )
         else:
             assert folder.resolve().is_relative_to((ROOT / "src" / "msolver").resolve())
+
+
 # What a user's pip installs follows from the wheel's Requires-Dist and its
 # markers, evaluated here for each desktop OS.
 PLATFORMS = {"linux": "Linux", "win32": "Windows", "darwin": "Darwin"}

@@ -28,9 +28,21 @@ def play(display: str, log: Path, games: int, *extra: str, timeout: float = 240)
     """`msolver flood play --games N --start-now --log-json LOG` on `display`."""
     env = dict(os.environ, DISPLAY=display)
     proc = subprocess.run(
-        [*MSOLVER, "flood", "play", "--games", str(games), "--start-now", "--log-json", str(log),
-         *extra],
-        capture_output=True, text=True, timeout=timeout, env=env,
+        [
+            *MSOLVER,
+            "flood",
+            "play",
+            "--games",
+            str(games),
+            "--start-now",
+            "--log-json",
+            str(log),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
     )
     events = []
     if log.exists():

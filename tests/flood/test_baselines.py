@@ -48,10 +48,25 @@ def test_greedy_is_worse_than_the_solver_on_pc19_sample() -> None:
 
 def test_bench_strategy_option(capsys: pytest.CaptureFixture[str]) -> None:
     boards = str(DATA / "pc19-sample-boards.txt")
-    assert main(["flood", "bench", "--boards", boards, "--strategy", "lookahead", "--depth",
-                 "2", "--json"]) == 0
+    assert (
+        main(
+            [
+                "flood",
+                "bench",
+                "--boards",
+                boards,
+                "--strategy",
+                "lookahead",
+                "--depth",
+                "2",
+                "--json",
+            ]
+        )
+        == 0
+    )
     got = json.loads(capsys.readouterr().out)
     assert got["strategy"] == "lookahead2" and got["boards"] == 7 and got["proved_optimal"] == 0
-    assert main(["flood", "bench", "--boards", boards, "--strategy", "lookahead", "--depth",
-                 "0"]) == 2
+    assert (
+        main(["flood", "bench", "--boards", boards, "--strategy", "lookahead", "--depth", "0"]) == 2
+    )
     assert "--depth 0: must be at least 1" in capsys.readouterr().err

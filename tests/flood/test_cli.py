@@ -54,13 +54,27 @@ def test_solve_text_from_stdin(
 
 def test_bench_json_keys_and_figures(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(
-        capsys, "bench", "--boards", str(BOARDS), "--optimal", str(OPTIMAL), "--limit", "19",
+        capsys,
+        "bench",
+        "--boards",
+        str(BOARDS),
+        "--optimal",
+        str(OPTIMAL),
+        "--limit",
+        "19",
         "--json",
     )
     assert status == 0
     got = json.loads(out)
-    for key in ("boards", "total_moves", "mean_moves", "wins", "optimal_hits", "ms_per_board",
-                "ms_max"):
+    for key in (
+        "boards",
+        "total_moves",
+        "mean_moves",
+        "wins",
+        "optimal_hits",
+        "ms_per_board",
+        "ms_max",
+    ):
         assert key in got
     lengths = [len(s) for s in OPTIMAL.read_text().split()]
     assert got["boards"] == 7
@@ -94,9 +108,7 @@ def test_solve_bad_boards_are_one_line_errors(
     assert err.count("\n") == 1 and needle in err and str(path) in err
 
 
-def test_bench_bad_files_name_the_place(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_bench_bad_files_name_the_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = BOARDS.read_text().split()
     boards = tmp_path / "boards.txt"
     boards.write_text("\n".join([lines[0], lines[1][:-1] + "#", lines[2]]) + "\n")

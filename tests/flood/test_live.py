@@ -59,7 +59,7 @@ def test_no_spare_moves_all_games_won_within_the_limit(
     xvfb: str, tmp_path: Path, windows: list[GameWindow]
 ) -> None:
     params = "14x14c6m0#2026"
-    (first_id, first_limit), = xflood.generate(params)
+    ((first_id, first_limit),) = xflood.generate(params)
     start(windows, xvfb, params)
     run = live.play(xvfb, tmp_path / "log.jsonl", GAMES)
     assert run.returncode == 0, run.stderr
@@ -100,7 +100,10 @@ def test_over_the_limit_is_reported_lost(
 
 def pointer(display: str) -> str:
     out = subprocess.run(
-        ["xdotool", "getmouselocation"], capture_output=True, text=True, timeout=5,
+        ["xdotool", "getmouselocation"],
+        capture_output=True,
+        text=True,
+        timeout=5,
         env=dict(os.environ, DISPLAY=display),
     ).stdout
     return " ".join(out.split()[:2])

@@ -58,8 +58,12 @@ class SimFlood:
         flood = self.board.flood_cells()
         touches = any(
             j in flood
-            for j in (i - 1 if col else -1, i + 1 if col + 1 < self.size else -1,
-                      i - self.size, i + self.size)
+            for j in (
+                i - 1 if col else -1,
+                i + 1 if col + 1 < self.size else -1,
+                i - self.size,
+                i + self.size,
+            )
             if 0 <= j < self.size * self.size
         )
         self.clicked_cells.append((row, col, touches and i not in flood))
@@ -82,7 +86,14 @@ def player(
     log = EventLog(tmp_path / "log.jsonl")
     prof = calibrate(sim.screen())
     p = FloodPlayer(
-        prof, capture, mouse, keys, games=games, budget_s=2.0, timing=FAST, log=log,
+        prof,
+        capture,
+        mouse,
+        keys,
+        games=games,
+        budget_s=2.0,
+        timing=FAST,
+        log=log,
         clock=FakeClock(),
     )
     return p, mouse, keys, log

@@ -107,9 +107,7 @@ def test_pruned_search_keeps_the_optimum_on_medium_boards() -> None:
     rng = random.Random(5)
     for _ in range(40):
         w, h, k = rng.randint(5, 8), rng.randint(5, 7), rng.randint(3, 6)
-        text = "\n".join(
-            "".join(str(rng.randint(1, k)) for _ in range(w)) for _ in range(h)
-        )
+        text = "\n".join("".join(str(rng.randint(1, k)) for _ in range(w)) for _ in range(h))
         board = FloodBoard.parse(text)
         sol = solve(board, budget_s=10.0)
         assert sol.optimal and winning(board, sol.moves)

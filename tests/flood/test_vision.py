@@ -40,8 +40,12 @@ def same_colouring(a: FloodBoard, b: FloodBoard) -> bool:
 
 @pytest.mark.parametrize(
     ("w", "h", "k", "tile", "sep", "origin"),
-    [(12, 12, 6, 32, 1, (16, 40)), (14, 14, 6, 24, 1, (300, 200)), (8, 5, 4, 20, 0, (5, 9)),
-     (10, 7, 8, 30, 2, (50, 60))],
+    [
+        (12, 12, 6, 32, 1, (16, 40)),
+        (14, 14, 6, 24, 1, (300, 200)),
+        (8, 5, 4, 20, 0, (5, 9)),
+        (10, 7, 8, 30, 2, (50, 60)),
+    ],
 )
 def test_calibrate_and_read_drawn_boards(
     w: int, h: int, k: int, tile: int, sep: int, origin: tuple[int, int]

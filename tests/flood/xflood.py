@@ -44,7 +44,10 @@ def generate(params: str, count: int = 1) -> list[tuple[str, int]]:
     """Game IDs sgt-flood makes for `params` ("14x14c6m0#7"), with their move limits."""
     out = subprocess.run(
         [BINARY, "--generate", str(count), params],
-        capture_output=True, text=True, timeout=30, check=True,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
         env={k: v for k, v in os.environ.items() if k != "DISPLAY"},
     ).stdout
     ids = [line.strip() for line in out.splitlines() if ":" in line]

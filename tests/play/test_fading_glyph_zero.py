@@ -50,8 +50,6 @@ def _after_frame_five() -> tuple[LearningReader, FakeClock]:
     return reader, clock
 
 
-
-
 def test_a_zero_beside_unopened_cells_names_nothing() -> None:
     reader, clock = _after_frame_five()
     image = read_png(RECORDING / "frames" / "g001-f00006.png").copy()

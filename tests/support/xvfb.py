@@ -23,8 +23,14 @@ def start_xvfb(timeout: float = 15.0) -> tuple[subprocess.Popen[bytes], int]:
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
         [
-            "Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24",
-            "-nolisten", "tcp",
+            "Xvfb",
+            "-displayfd",
+            str(write_fd),
+            "-screen",
+            "0",
+            "1920x1080x24",
+            "-nolisten",
+            "tcp",
             # Without it the server resets when its last client leaves, and a
             # client connecting in that moment is refused (measured: 4 in 300).
             "-noreset",

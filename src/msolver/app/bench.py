@@ -45,9 +45,7 @@ def _check_size(width: int, height: int) -> None:
     if width < 1 or height < 1:
         raise CommandError(f"board size {width}x{height} is empty")
     if width * height > MAX_CELLS:
-        raise CommandError(
-            f"board size {width}x{height} is over the limit of {MAX_CELLS} cells"
-        )
+        raise CommandError(f"board size {width}x{height} is over the limit of {MAX_CELLS} cells")
 
 
 def _run_with_progress(

@@ -201,5 +201,3 @@ def calibrate_command(args: argparse.Namespace) -> int:
         print(f"saved {path}")
         print(f"check the grid drawn on the board: {picture}")
     return 0
-
-

@@ -112,8 +112,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(f"total moves:   {result['total_moves']} (mean {result['mean_moves']})")
     if optimal is not None:
         print(
-            f"optimal:       {result['optimal_total']} total; "
-            f"{result['optimal_hits']} boards equal"
+            f"optimal:       {result['optimal_total']} total; {result['optimal_hits']} boards equal"
         )
     print(f"wins:          {result['wins']} within {args.limit} moves")
     print(f"proved:        {result['proved_optimal']} boards proved optimal by A*")
@@ -261,7 +260,10 @@ def register(sub: Any) -> None:
     s.add_argument("file", nargs="?", help="board text file, or - for stdin (default)")
     s.add_argument("--json", action="store_true", help='print {"moves", "length", "optimal"}')
     s.add_argument(
-        "--budget", type=_positive, default=SOLVE_BUDGET_S, metavar="SECONDS",
+        "--budget",
+        type=_positive,
+        default=SOLVE_BUDGET_S,
+        metavar="SECONDS",
         help=f"CPU seconds for A* before the beam fallback (default {SOLVE_BUDGET_S})",
     )
     s.add_argument("--colours", type=int, default=16, help="most colours allowed (default 16)")
@@ -272,12 +274,17 @@ def register(sub: Any) -> None:
     b.add_argument("--optimal", help="known shortest solutions, a line per board")
     b.add_argument("--limit", type=int, default=25, help="move limit for a win (default 25)")
     b.add_argument(
-        "--budget", type=_positive, default=BENCH_BUDGET_S, metavar="SECONDS",
+        "--budget",
+        type=_positive,
+        default=BENCH_BUDGET_S,
+        metavar="SECONDS",
         help=f"CPU seconds of A* a board before the fallback (default {BENCH_BUDGET_S})",
     )
     b.add_argument("--count", type=int, help="only the first N boards")
     b.add_argument(
-        "--strategy", choices=("astar", "greedy", "lookahead"), default="astar",
+        "--strategy",
+        choices=("astar", "greedy", "lookahead"),
+        default="astar",
         help="astar: this solver (default); greedy / lookahead: the published bots' "
         "area-maximising play, for comparison",
     )
@@ -296,7 +303,10 @@ def register(sub: Any) -> None:
     pl.add_argument("--hotkey", default="F9", help="start key (default F9)")
     pl.add_argument("--stop-key", default="F10", help="stop key (default F10)")
     pl.add_argument(
-        "--budget", type=_positive, default=SOLVE_BUDGET_S, metavar="SECONDS",
+        "--budget",
+        type=_positive,
+        default=SOLVE_BUDGET_S,
+        metavar="SECONDS",
         help=f"CPU seconds of A* a game (default {SOLVE_BUDGET_S})",
     )
     pl.add_argument("--new-game-key", default="n", help="key that starts a new game (default n)")

@@ -19,7 +19,6 @@ def register(sub: Any) -> None:
     q.set_defaults(handler=profiles_command)
 
 
-
 def profiles_command(args: argparse.Namespace) -> int:
     from msolver.vision.profile import (
         ProfileError,

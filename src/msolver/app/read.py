@@ -47,7 +47,6 @@ def parse_xy(text: str, what: str) -> tuple[int, int]:
         raise ValueError(f"{what} {text!r} is not X,Y") from exc
 
 
-
 def read_command(args: argparse.Namespace) -> int:
     from msolver.vision.classify import ReadError, read_board
     from msolver.vision.grid import CalibrationError, calibrate
@@ -107,5 +106,3 @@ def read_command(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     return 0
-
-

@@ -84,14 +84,21 @@ def calibration_picture(image: Image, prof: Profile, image_origin: tuple[int, in
     for n, label in enumerate(known):
         x = 6 + n * (side + gap)
         tile = cv2.resize(
-            np.ascontiguousarray(tiles[label][0][:, :, :3]), (side, side),
+            np.ascontiguousarray(tiles[label][0][:, :, :3]),
+            (side, side),
             interpolation=cv2.INTER_NEAREST,
         )
         band[28 : 28 + side, x : x + side] = tile
         short = {"unknown": "?", "flag": "F", "mine": "*", "exploded": "X"}.get(label, label)
         cv2.putText(
-            band, short[:3], (x + 2, 28 + side + 16), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
-            (0, 0, 0), 1, cv2.LINE_AA,
+            band,
+            short[:3],
+            (x + 2, 28 + side + 16),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45,
+            (0, 0, 0),
+            1,
+            cv2.LINE_AA,
         )
     out = np.full((band.shape[0] + board.shape[0], width, 3), 255, dtype=np.uint8)
     out[: band.shape[0]] = band
@@ -100,7 +107,19 @@ def calibration_picture(image: Image, prof: Profile, image_origin: tuple[int, in
 
 
 _TILE_ORDER = (
-    "unknown", "0", "1", "2", "3", "4", "5", "6", "7", "8", "flag", "mine", "exploded",
+    "unknown",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "flag",
+    "mine",
+    "exploded",
     "wrong_flag",
 )
 
@@ -250,11 +269,15 @@ def _wizard(
 def _ask_first_click(prof: Profile, ask: Ask) -> str:
     """The game's first-click rule; the theme's own (or safe) on an empty answer."""
     default = prof.first_click
-    answer = ask(
-        "What does the game's first click do? safe (never a mine), opening (always opens "
-        "an empty area), xp (a mine under it moves to the top-left corner, as in Windows "
-        f"XP), none (can hit a mine) [{default}]: "
-    ).strip().lower()
+    answer = (
+        ask(
+            "What does the game's first click do? safe (never a mine), opening (always opens "
+            "an empty area), xp (a mine under it moves to the top-left corner, as in Windows "
+            f"XP), none (can hit a mine) [{default}]: "
+        )
+        .strip()
+        .lower()
+    )
     if not answer:
         return default
     if answer not in FIRST_CLICK_RULES:

@@ -46,9 +46,7 @@ class FloodBoard:
         if self.width < 1 or self.height < 1:
             raise FloodBoardError(f"board size {self.width}x{self.height} is empty")
         if len(self.cells) != self.width * self.height:
-            raise FloodBoardError(
-                f"{len(self.cells)} cells for a {self.width}x{self.height} board"
-            )
+            raise FloodBoardError(f"{len(self.cells)} cells for a {self.width}x{self.height} board")
         if not self.symbols or len(set(self.symbols)) != len(self.symbols):
             raise FloodBoardError(f"colour symbols {self.symbols!r} are empty or repeat")
         for i, v in enumerate(self.cells):

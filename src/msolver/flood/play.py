@@ -242,8 +242,9 @@ class FloodPlayer:
             )
             if r.dark:
                 # sgt-flood flashes black when the move limit is reached unsolved.
-                return GameResult(number, "lost", self.clock() - t0, moves, len(sol.moves),
-                                  sol.optimal)
+                return GameResult(
+                    number, "lost", self.clock() - t0, moves, len(sol.moves), sol.optimal
+                )
             if not ok:
                 seen = r.board.to_text() if r.board is not None else r.reason
                 raise FloodStop(

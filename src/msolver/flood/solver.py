@@ -176,9 +176,7 @@ class _Graph:
         return flood, self.expand(flood) & ~flood
 
 
-def _astar(
-    gr: _Graph, deadline: float, upper: int
-) -> tuple[tuple[int, ...] | None, int, int]:
+def _astar(gr: _Graph, deadline: float, upper: int) -> tuple[tuple[int, ...] | None, int, int]:
     """A* for a sequence shorter than `upper`.
 
     Returns (moves or None, proved bound, pops). None with bound `upper` means

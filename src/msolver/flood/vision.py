@@ -84,9 +84,7 @@ class FloodProfile:
                 rows=int(g["rows"]),
                 cols=int(g["cols"]),
             )
-            palette = tuple(
-                (int(c[0]), int(c[1]), int(c[2])) for c in data["palette"]
-            )
+            palette = tuple((int(c[0]), int(c[1]), int(c[2])) for c in data["palette"])
         except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, FloodVisionError):
                 raise
@@ -122,9 +120,7 @@ def _edges_1d(rgb16: npt.NDArray[np.int16], axis: int) -> npt.NDArray[np.float64
     return np.asarray(step.mean(axis=1), dtype=np.float64)
 
 
-def _count_cells(
-    edges: npt.NDArray[np.float64], span: float, sep: float, lines: int
-) -> int | None:
+def _count_cells(edges: npt.NDArray[np.float64], span: float, sep: float, lines: int) -> int | None:
     """The n that explains the edges best (see module doc), or None.
 
     No edge may lie away from the n-1 evenly spaced inner boundaries (cells

@@ -83,8 +83,12 @@ class ScreenScale:
         """A region in points (the screen) as pixels of the whole-screen frame."""
         left, top, width, height = screen
         x0, y0 = round(left * self.scale), round(top * self.scale)
-        return (x0, y0, round((left + width) * self.scale) - x0,
-                round((top + height) * self.scale) - y0)
+        return (
+            x0,
+            y0,
+            round((left + width) * self.scale) - x0,
+            round((top + height) * self.scale) - y0,
+        )
 
     def region_for(self, rect: Region) -> tuple[Region, tuple[int, int]]:
         """The region in points to grab for pixel rectangle `rect`, and where the

@@ -37,9 +37,7 @@ class FailSafe(RuntimeError):
 class Mouse(Protocol):
     def move(self, x: int, y: int) -> None: ...
 
-    def click(
-        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
-    ) -> None:
+    def click(self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()) -> None:
         """Click `button` at (x, y) with the modifier keys `mods` (from MODIFIERS) held."""
         ...
 
@@ -129,9 +127,7 @@ class RecordingMouse:
         self.actions.append(Action("move", x, y))
         self._pos = (x, y)
 
-    def click(
-        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
-    ) -> None:
+    def click(self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()) -> None:
         self._check()
         check_mods(mods)
         self.actions.append(Action("click", x, y, button, mods=tuple(mods)))
@@ -186,9 +182,7 @@ class PyAutoGuiMouse:
     def move(self, x: int, y: int) -> None:
         self._run(self._pg.moveTo, x, y, _pause=False)
 
-    def click(
-        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
-    ) -> None:
+    def click(self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()) -> None:
         check_mods(mods)
         held: list[str] = []
         try:
@@ -306,9 +300,7 @@ class PynputMouse:
         self._check()
         self._mouse.position = (x, y)
 
-    def click(
-        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
-    ) -> None:
+    def click(self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()) -> None:
         self._check()
         check_mods(mods)
         self._mouse.position = (x, y)

@@ -218,9 +218,7 @@ class X11Mouse:
         self._warp(x, y)
         self._disp.sync()
 
-    def click(
-        self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()
-    ) -> None:
+    def click(self, x: int, y: int, button: Button = "left", mods: tuple[str, ...] = ()) -> None:
         self._check()
         check_mods(mods)
         codes = [_keycode(self._disp, m, "+".join(mods)) for m in mods]

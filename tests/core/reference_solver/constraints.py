@@ -72,9 +72,7 @@ def build(board: Board) -> Constraints | Inconsistent:
         old = seen.get(key)
         if old is not None and old != need:
             r, c = divmod(i, board.width)
-            return Inconsistent(
-                f"row {r}, col {c}: the {s} disagrees with a neighbouring number"
-            )
+            return Inconsistent(f"row {r}, col {c}: the {s} disagrees with a neighbouring number")
         seen[key] = need
     mines_left = board.mines - known
     if mines_left < 0:
