@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from msolver.vision.geometry import FLUSH, Grid, line_of, repeat_fill
-from msolver.vision.image import Image, as_rgb
+from msolver.vision.image import Image, as_rgb, resampled
 
 F = npt.NDArray[np.float64]
 
@@ -357,60 +357,8 @@ def _cells(
         src = cv2.GaussianBlur(rgb, (0, 0), 0.5 / min(sx, sy))
     else:
         src = rgb
-    out = _sampled(src, origin, (sx, sy), (cols * _N, rows * _N), replicate=True)
+    out = resampled(src, origin, (sx, sy), (cols * _N, rows * _N), replicate=True)
     return out.reshape(rows, _N, cols, _N, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1)
-
-
-def _sampled(
-    src: npt.NDArray[Any],
-    origin: tuple[float, float],
-    scale: tuple[float, float],
-    size: tuple[int, int],
-    *,
-    replicate: bool,
-) -> npt.NDArray[np.float32]:
-    """`size` (w, h) pixels read bilinearly from `src` from `origin` on, `scale`
-    output pixels to one of `src`'s; past the edge the edge pixel (`replicate`)
-    or black.
-
-    Not cv2.warpAffine: it rounds its sample points to 1/32 px, and OpenCV
-    5.1 reads a level apart from 5.0 (and 4.x) here and there. A test
-    checkerboard shaded by 4 levels was a board on 5.0 and none on 5.1.
-    Exact weights in floats, then rounded, read the same on every build.
-    """
-    img = np.asarray(src)
-    if img.ndim == 2:
-        img = img[:, :, None]
-
-    def axis(
-        n_out: int, start: float, s: float, n_in: int
-    ) -> tuple[
-        npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32], npt.NDArray[np.float32]
-    ]:
-        # output pixel i's centre lies at start + (i + 0.5) / s on the source,
-        # whose pixel j is centred at j + 0.5
-        at = start + (np.arange(n_out, dtype=np.float64) + 0.5) / s - 0.5
-        lo = np.floor(at)
-        hi_w = (at - lo).astype(np.float32)
-        lo_w = (1 - hi_w).astype(np.float32)
-        i0, i1 = lo.astype(np.intp), lo.astype(np.intp) + 1
-        if not replicate:
-            lo_w[(i0 < 0) | (i0 >= n_in)] = 0
-            hi_w[(i1 < 0) | (i1 >= n_in)] = 0
-        return np.clip(i0, 0, n_in - 1), np.clip(i1, 0, n_in - 1), lo_w, hi_w
-
-    h_in, w_in = img.shape[:2]
-    x0, x1, xw0, xw1 = axis(size[0], origin[0], scale[0], w_in)
-    y0, y1, yw0, yw1 = axis(size[1], origin[1], scale[1], h_in)
-    # rows first, and in floats only once gathered: a whole screen is large
-    rows = img[y0].astype(np.float32) * yw0[:, None, None]
-    rows += img[y1].astype(np.float32) * yw1[:, None, None]
-    out: npt.NDArray[np.float32] = (
-        rows[:, x0] * xw0[None, :, None] + rows[:, x1] * xw1[None, :, None]
-    )
-    # to whole levels, as every build of warpAffine rounds (what the finder's
-    # bars were set on): a flat face reads flat, not a few hundredths off it
-    return np.rint(out, out=out)
 
 
 def _repeated_on(rgb: Image, right: float, bottom: float, pitch: tuple[float, float]) -> Image:
@@ -1217,10 +1165,22 @@ def _one_way(desc: npt.NDArray[np.float32]) -> bool:
         if abs(float(shades[0] - shades[1])) >= _SHADES_APART:
             return False
     typical = np.median(desc.reshape(-1, _N, _N, 3), axis=0)
-    along_x = float(typical.mean(axis=(0, 2)).std())  # how the columns differ
-    along_y = float(typical.mean(axis=(1, 2)).std())  # how the rows differ
-    least, most = sorted((along_x, along_y))
-    return most > 0.5 and least < _ONE_WAY * most and least < _NO_SHAPE
+
+    def one_way(along_x: float, along_y: float) -> bool:
+        least, most = sorted((along_x, along_y))
+        return most > 0.5 and least < _ONE_WAY * most and least < _NO_SHAPE
+
+    # How the columns and the rows differ on the mean, and within each row
+    # and each column. A 2x2 block of a lit checkerboard (two cells a shade
+    # apart side by side, swapped below) has columns alike on the mean: 0.06
+    # to 0.08 across, as the resampling rounded a level either way, either
+    # side of the bar, and the board was found or not. Within a row it
+    # changes by the shade.
+    return one_way(
+        float(typical.mean(axis=(0, 2)).std()), float(typical.mean(axis=(1, 2)).std())
+    ) and one_way(
+        float(np.sqrt(typical.var(axis=1).mean())), float(np.sqrt(typical.var(axis=0).mean()))
+    )
 
 
 def _trim_grown(rgb: Image, lat: Lattice, grown: tuple[int, int, int, int]) -> Lattice:
@@ -1738,11 +1698,14 @@ def find_lattice(image: Image) -> Lattice:
                 and min(got[0].rows, got[0].cols) >= 4
             ):
                 found.append(got)
-    if found and all(g[0].grown for g in found):
-        # Every board found needed lines grown off its lattice: its pitch may
-        # be a few tenths off the cells' own (a browser's 9x9 buttons at 50% on
-        # a whole screen: the combs said 15.8 for cells exactly 16 apart).
-        # The picture's exact repeat, when that near, is tried as well.
+    if found and max(found, key=lambda g: _blank_area(g[0]))[0].grown:
+        # The board found covering the most needed lines grown off its
+        # lattice: its pitch may be a few tenths off the cells' own (a
+        # browser's 9x9 buttons at 50% on a whole screen: the combs said 15.8
+        # for cells exactly 16 apart). The picture's exact repeat, when that
+        # near, is tried as well. (Asked only when every board found was
+        # grown, a sliver of 8x9 at another pitch, found or not as the
+        # resampling rounded a level, decided whether the 16 was tried.)
         if again is None:
             again = _repeat_pitches(rgb, ex, ey)
         for a in again[:1]:
@@ -2436,7 +2399,7 @@ def _grow_uneven(
         out = []
         for x0, x1, y0, y1 in boxes:
             scale = _N / (x1 - x0), _N / (y1 - y0)
-            img = _sampled(src, (x0, y0), scale, (_N, _N), replicate=False)
+            img = resampled(src, (x0, y0), scale, (_N, _N), replicate=False)
             out.append(img[keep[side]].reshape(-1, 3))
         return np.stack(out)
 

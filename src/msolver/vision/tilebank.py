@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from msolver.vision.features import F32, _features, _strokes, _window_tile
-from msolver.vision.image import Image, ink_of
+from msolver.vision.image import Image, ink_of, resampled
 from msolver.vision.profile import LABELS, Profile
 
 
@@ -85,19 +85,12 @@ _SHIFTS: tuple[tuple[float, float], ...] = (
 
 
 def _shifted(tile: Image, dx: float, dy: float) -> Image:
-    import cv2
-
-    m = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], dtype=np.float32)
-    out: Image = np.asarray(
-        cv2.warpAffine(
-            tile,
-            m,
-            (tile.shape[1], tile.shape[0]),
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        ),
-        dtype=np.uint8,
-    )
+    # (not cv2.warpAffine: its builds round half-pixel shifts apart)
+    out: Image = resampled(
+        tile, (-dx, -dy), (1.0, 1.0), (tile.shape[1], tile.shape[0]), replicate=True
+    ).astype(np.uint8)
+    if tile.ndim == 2:
+        return out[:, :, 0]
     return out
 
 
