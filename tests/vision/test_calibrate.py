@@ -500,6 +500,28 @@ def test_boards_drawn_unevenly_or_lit_are_found(
     assert grid.pitch == pytest.approx((pitch, pitch), abs=0.05)
 
 
+def test_a_board_of_cells_drawn_at_two_sizes_is_blank() -> None:
+    # Our page's seed 2364 at 67% (2026-12-02): bevelled buttons 14.74 px
+    # apart, each placed at whole pixels by the browser, so columns 0 and 4
+    # and rows 2 and 6 are 14 px and the rest 15. Cut at the even pitch, the
+    # 14 px cells took in a sliver of the next cell's bevel at any phase and
+    # 20 cells read as not blank: the board was refused as partly played.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    shot = golden / "web-own-random2364-z67-9x9-cells-of-two-sizes.png"
+    grid = calibrate(read_png(shot), mines=10).grid
+    assert (grid.rows, grid.cols) == (9, 9)
+    # the cells' faces start at x 11, 25, 40, ... 129 and y 44, 59, ... 162
+    assert grid.pitch == pytest.approx((14.75, 14.75), abs=0.06)
+    assert grid.col_edge(0) == pytest.approx(11, abs=0.7)
+    assert grid.row_edge(0) == pytest.approx(44, abs=0.7)
+    assert grid.col_edge(8) == pytest.approx(129, abs=0.7)
+    assert grid.row_edge(8) == pytest.approx(162, abs=0.7)
+
+
 def test_a_hatched_lineless_checkerboard_is_found_at_its_own_pitch() -> None:
     # Our page's seed 2345 at 90% (2026-12-02): two dark greens by parity, one
     # hatched, no lines, cells 28.8 px apart. Offered as blocks of two cells at

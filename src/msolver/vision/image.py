@@ -160,18 +160,33 @@ def resampled(
     reader's bank). Exact weights in floats, then rounded, read the same on
     every build.
     """
+    # output pixel i's centre lies at origin + (i + 0.5) / scale on the
+    # source, whose pixel j is centred at j + 0.5
+    at_x = origin[0] + (np.arange(size[0], dtype=np.float64) + 0.5) / scale[0] - 0.5
+    at_y = origin[1] + (np.arange(size[1], dtype=np.float64) + 0.5) / scale[1] - 0.5
+    return sampled_at(src, at_x, at_y, replicate=replicate)
+
+
+def sampled_at(
+    src: npt.NDArray[Any],
+    at_x: npt.NDArray[np.float64],
+    at_y: npt.NDArray[np.float64],
+    *,
+    replicate: bool,
+) -> npt.NDArray[np.float32]:
+    """`src` read bilinearly at every (at_y[i], at_x[j]), in the source's
+    pixel coordinates (pixel j centred at j): array (len(at_y), len(at_x),
+    channels), rounded to whole levels; past the edge the edge pixel
+    (`replicate`) or black."""
     img = np.asarray(src)
     if img.ndim == 2:
         img = img[:, :, None]
 
     def axis(
-        n_out: int, start: float, s: float, n_in: int
+        at: npt.NDArray[np.float64], n_in: int
     ) -> tuple[
         npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32], npt.NDArray[np.float32]
     ]:
-        # output pixel i's centre lies at start + (i + 0.5) / s on the source,
-        # whose pixel j is centred at j + 0.5
-        at = start + (np.arange(n_out, dtype=np.float64) + 0.5) / s - 0.5
         lo = np.floor(at)
         hi_w = (at - lo).astype(np.float32)
         lo_w = (1 - hi_w).astype(np.float32)
@@ -182,8 +197,8 @@ def resampled(
         return np.clip(i0, 0, n_in - 1), np.clip(i1, 0, n_in - 1), lo_w, hi_w
 
     h_in, w_in = img.shape[:2]
-    x0, x1, xw0, xw1 = axis(size[0], origin[0], scale[0], w_in)
-    y0, y1, yw0, yw1 = axis(size[1], origin[1], scale[1], h_in)
+    x0, x1, xw0, xw1 = axis(at_x, w_in)
+    y0, y1, yw0, yw1 = axis(at_y, h_in)
     # rows first, and in floats only once gathered: a whole screen is large
     rows = img[y0].astype(np.float32) * yw0[:, None, None]
     rows += img[y1].astype(np.float32) * yw1[:, None, None]
