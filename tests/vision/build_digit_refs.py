@@ -1,4 +1,6 @@
-"""Build msolver's reference digits: ``python -m tests.vision.build_digit_refs DIR...``.
+"""Build msolver's reference digits: ``python -m tests.vision.build_digit_refs DIR...``
+(or ``--fonts``: freeze OpenCV's own digits, as this build draws them, in
+src/msolver/vision/digit_fonts.npz).
 
 Every recording in the folders given (each a subfolder `msolver play --record`
 wrote, with its profile.json) is read again by a fresh reader; the number
@@ -51,7 +53,26 @@ def harvest(folders: list[Path]) -> list[tuple[int, np.ndarray, str]]:
     return found
 
 
+def write_fonts() -> int:
+    """OpenCV's digits as this build draws them, frozen (see digits._font_references)."""
+    import cv2
+
+    drawn = digits.drawn_fonts()
+    with atomic_open(digits.FONT_REFS, "wb") as f:
+        np.savez_compressed(
+            f,
+            digits=np.array([d for d, _ in drawn], np.int8),
+            boxes=np.stack([b for _, b in drawn]).astype(np.float32),
+        )
+    print(
+        f"{len(drawn)} references drawn by OpenCV {cv2.__version__} written to {digits.FONT_REFS}"
+    )
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--fonts"]:
+        return write_fonts()
     folders = [Path(a) for a in sys.argv[1:]]
     kept: list[tuple[int, np.ndarray]] = []
     for d, box, _name in harvest(folders):

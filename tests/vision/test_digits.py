@@ -116,3 +116,24 @@ def test_a_pixel_font_not_among_the_references_reads_as_its_own_digit(
     gaps = digits.digit_gaps(box[0])
     assert min(gaps, key=gaps.__getitem__) == number
     assert min(gaps.values()) <= digits.FAR
+
+
+def test_opencvs_digits_are_shipped_not_drawn_by_the_installed_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each OpenCV build draws its fonts its own way (5.1's are 8% wider than
+    # 5.0's): drawn at run time, the digit prior would weigh a guess one way
+    # on one user's install and another way on the next.
+    import cv2
+
+    assert digits.FONT_REFS.exists()
+
+    def no_drawing(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a reference digit drawn by the installed OpenCV")
+
+    monkeypatch.setattr(cv2, "putText", no_drawing)
+    shipped = digits._font_references()
+    # eight digits in four fonts at four weights
+    assert sorted({d for d, _ in shipped}) == list(range(1, 9))
+    assert len(shipped) == 128
+    assert all(b.shape == (digits.BOX_H, digits.BOX_W) for _, b in shipped)

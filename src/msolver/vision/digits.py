@@ -43,6 +43,7 @@ FAR = 0.2
 # One digit this much nearer than another is a margin the measurements trust.
 SURE_MARGIN = 0.06
 REFS = Path(__file__).with_name("digit_refs.npz")
+FONT_REFS = Path(__file__).with_name("digit_fonts.npz")
 
 
 def glyph_box(tile: Image, face: F64, ink: F64) -> tuple[F32, float] | None:
@@ -96,14 +97,32 @@ def references() -> tuple[npt.NDArray[np.int64], F32]:
         with np.load(REFS) as data:
             digits += [int(d) for d in data["digits"]]
             boxes += list(data["boxes"].astype(np.float32))
-    for d, box in _drawn() + _pixel_drawn():
+    for d, box in _font_references() + _pixel_drawn():
         digits.append(d)
         boxes.append(box)
     return np.array(digits, np.int64), np.stack(boxes).astype(np.float32)
 
 
-def _drawn() -> list[tuple[int, F32]]:
-    """Digits 1-8 in OpenCV's four plain fonts at four weights."""
+def _font_references() -> list[tuple[int, F32]]:
+    """OpenCV's digits as drawn once and shipped (FONT_REFS), else as this
+    build draws them.
+
+    Each OpenCV build draws its fonts its own way (5.1's are 8% wider than
+    5.0's, 4.x's another shape), so drawn here the prior would weigh a guess
+    one way on one user's install and another way on the next.
+    """
+    if not FONT_REFS.exists():
+        return drawn_fonts()
+    with np.load(FONT_REFS) as data:
+        return [
+            (int(d), np.asarray(b, np.float32))
+            for d, b in zip(data["digits"], data["boxes"], strict=True)
+        ]
+
+
+def drawn_fonts() -> list[tuple[int, F32]]:
+    """Digits 1-8 in OpenCV's four plain fonts at four weights, as this build
+    draws them (frozen in FONT_REFS by tests/vision/build_digit_refs.py)."""
     import cv2
 
     fonts = (
