@@ -522,6 +522,28 @@ def test_a_board_of_cells_drawn_at_two_sizes_is_blank() -> None:
     assert grid.row_edge(8) == pytest.approx(162, abs=0.7)
 
 
+def test_hatched_faces_whose_lines_the_zoom_drops_are_found() -> None:
+    # Our page's seed 2378 at 75% (2026-12-02): 9x9 faces hatched a few
+    # levels deep, 14.2 px apart, with 1 px lines the browser draws or drops
+    # (none at x 40 and 97, none at y 106 and 163). No face is flat pixel to
+    # pixel, and a cell with its line is unlike one without: the board was
+    # refused as "no board found". Its faces, blurred flat, are the cells.
+    from pathlib import Path
+
+    from msolver.vision.image import read_png
+
+    golden = Path(__file__).resolve().parent / "golden"
+    shot = golden / "web-own-random2378-z75-9x9-hatched-lines-dropped.png"
+    grid = calibrate(read_png(shot), mines=10).grid
+    assert (grid.rows, grid.cols) == (9, 9)
+    # the lines drawn: x 12 (the frame), 26, 55, 69, 83, 112, 126; y 64, 78,
+    # 92, 121, 135, 149 (faces from y 50)
+    for i, x in ((0, 12), (1, 26), (3, 55), (4, 69), (5, 83), (7, 112), (8, 126)):
+        assert grid.col_edge(i) == pytest.approx(x, abs=0.7)
+    for j, y in ((0, 50), (1, 64), (2, 78), (3, 92), (5, 121), (6, 135), (7, 149)):
+        assert grid.row_edge(j) == pytest.approx(y, abs=0.7)
+
+
 def test_a_hatched_lineless_checkerboard_is_found_at_its_own_pitch() -> None:
     # Our page's seed 2345 at 90% (2026-12-02): two dark greens by parity, one
     # hatched, no lines, cells 28.8 px apart. Offered as blocks of two cells at

@@ -48,6 +48,7 @@ _MIN_FACES = 12  # fewer equal faces than this is not a board
 _MAX_SPAN = 4  # cells one flat face may cover along an axis (see _face_grid)
 _MAX_RUN = 12  # cells a face one cell wide may cover along the other (see _face_grid)
 _FLAT_TOL = 6  # summed |RGB difference| between neighbours still counted as flat
+_FACE_BLURS = (3, 5)  # box blurs (px) tried when no face is flat as drawn (see _face_grid)
 # A known theme is taken when its tiles explain the board this well (mean
 # feature distance of a cell to its nearest tile; see classify) and read
 # this share of cells with confidence; else the board is a new theme.
@@ -212,15 +213,44 @@ def _find_lattice(image: Image) -> Lattice:
         raise CalibrationError(str(exc)) from exc
 
 
-def _face_grid(image: Image) -> Grid:
+def _face_grid(image: Image, textured: bool = False) -> Grid:
     """The board from its flat tile faces (the finder before vision.lattice).
 
     Kept as a second starting geometry for fitting a built-in theme: its box
-    edges are where the built-in tiles were recorded.
+    edges are where the built-in tiles were recorded. With `textured`, faces
+    flat only once blurred count too (see below).
     """
     import cv2
 
     rgb = as_rgb(image)
+    try:
+        return _faces_of(rgb)
+    except CalibrationError as plain:
+        if not textured:
+            raise
+        # Faces with a faint texture of their own (hatching a few levels
+        # deep) are flat nowhere, pixel to pixel. Where a zoomed-out browser
+        # drops some of the 1 px lines between them, no lattice of alike
+        # cells holds either: a cell with its line and one without differ
+        # in their rims. Blurred over a few pixels the texture goes and the
+        # lines stay, and the faces are flat again (our page's seeds 2378
+        # and 2382 at 75%). A blur shrinks each face evenly on both
+        # sides, so their centres and pitch stay where they were. Asked only
+        # when no lattice holds a board: a blurred look found beside one
+        # (a board found a cell short of its edge) took the lattice's place
+        # and its reason for refusal. The plain
+        # picture's reason is the one given when neither finds a board.
+        for k in _FACE_BLURS:
+            try:
+                return _faces_of(np.asarray(cv2.blur(rgb, (k, k)), dtype=np.uint8))
+            except CalibrationError:
+                continue
+        raise plain
+
+
+def _faces_of(rgb: Image) -> Grid:
+    import cv2
+
     stats, _centroids = _flat_components(rgb)
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     cx, cy = x + w / 2.0, y + h / 2.0
@@ -503,7 +533,7 @@ def calibrate(
     except CalibrationError as exc:
         missing = exc
     try:
-        faces: Grid | None = _face_grid(rgb)
+        faces: Grid | None = _face_grid(rgb, textured=lat is None)
     except CalibrationError:
         faces = None
     if lat is not None:
