@@ -238,8 +238,8 @@ def _face_grid(image: Image, textured: bool = False) -> Grid:
         # sides, so their centres and pitch stay where they were. Asked only
         # when no lattice holds a board: a blurred look found beside one
         # (a board found a cell short of its edge) took the lattice's place
-        # and its reason for refusal. The plain
-        # picture's reason is the one given when neither finds a board.
+        # and its reason for refusal. The plain picture's reason is the one
+        # given when neither finds a board.
         for k in _FACE_BLURS:
             try:
                 return _faces_of(np.asarray(cv2.blur(rgb, (k, k)), dtype=np.uint8))
