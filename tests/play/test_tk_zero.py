@@ -28,3 +28,43 @@ def test_a_sunken_zero_read_opened_stays_opened_on_the_next_frame() -> None:
         for board in reading.alternatives or (reading.board,):
             assert board.cells[0] == 0
     assert readings[3].board.cells[3] != UNKNOWN  # the 2 the last click opened
+
+
+OPENING = RECORDING.with_name("tk-text-xp-30x16-opening-zeros")
+# game 2, frame 6 as it shows ('.': unopened, 'F': our flags)
+SHOWN = """
+..............................
+..............................
+..............................
+..............................
+..............................
+..............................
+..............................
+..............................
+..............................
+..............................
+...........................2..
+..........................FF21
+..........................F410
+........................F3F200
+.........................31100
+.........................10000
+"""
+
+
+def test_sunken_zeros_whose_pixels_did_not_change_stay_opened() -> None:
+    # Recorded by a random sweep (Tk text buttons, 30x16, Windows XP's first
+    # click): the 0s of game 2's first opening read opened on the frame the
+    # opening showed; on the next, with the batch's clicks elsewhere and not a
+    # pixel of them changed, they read unopened, and play stopped on "opened
+    # cells changed their look (9, first at row 12, col 29)".
+    items = recorded(OPENING)
+    item, reading = items[-1]
+    assert (item["game"], item["frame"]) == (2, 6)
+    assert not reading.problem
+    shown = [ch for line in SHOWN.split() for ch in line]
+    for i, ch in enumerate(shown):
+        want = UNKNOWN if ch in ".F" else int(ch)
+        if ch == "F":
+            continue
+        assert reading.board.cells[i] == want, divmod(i, 30)

@@ -420,6 +420,9 @@ class LearningReader:
         # unnamed look; None before the first clean read.
         self._last: list[int] | None = None
         self._last_looks: dict[int, int] = {}  # cell -> look, in the last clean read
+        # The frame being read, and the frame of the last clean read (see _unmoved).
+        self._reading: Image | None = None
+        self._last_image: Image | None = None
         # The first blank board this reader saw: a learned profile must read it blank.
         self._blank_frame: Image | None = None
         self._flagged: set[int] = set()
@@ -695,6 +698,7 @@ class LearningReader:
     def _read(self, image: Image) -> Reading:
         p = self.profile
         n = self._n
+        self._reading = image
         states: list[int | None]
         if self._base is not None:
             first = self._base.read(image)
@@ -752,6 +756,8 @@ class LearningReader:
         still = self._still(patches, ask)
         if self._blank_frame is not None and bool(still.any()):
             still = self._opened_by_rim(image, ask, still)
+        if bool(still.any()):
+            still = self._unmoved(image, ask, still)
         self._prefetch(image, [i for k, i in enumerate(ask) if not still[k]])
         look_of: dict[int, int] = {}
         new: list[int] = []
@@ -1007,6 +1013,32 @@ class LearningReader:
                 continue
             out[place[i]] = False
             todo.extend(j for j in self._nbrs[i] if j in place and out[place[j]] and j not in seen)
+        return out
+
+    def _unmoved(
+        self, image: Image, ask: list[int], still: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.bool_]:
+        """`still` less the cells read opened in the last clean read whose box holds
+        the very bytes it held then.
+
+        A cell cannot close again, and a box that has not changed by a single
+        level cannot have changed state either: it is read by its content, as it
+        was then. The blank-look test alone may judge the same pixels twice
+        apart, as its verdict leans on what the batch clicked (a Tk button drawn
+        sunken differs from its blank look only in its bevel: read opened on the
+        frame its click showed, blank on the next, and play stopped on "opened
+        cells changed their look")."""
+        last, seen = self._last, self._last_image
+        if last is None or seen is None or seen.shape != image.shape:
+            return still
+        out = np.array(still, dtype=np.bool_)
+        for k, i in enumerate(ask):
+            if (
+                out[k]
+                and last[i] not in (UNKNOWN, FLAG)
+                and np.array_equal(self._tile(image, i), self._tile(seen, i))
+            ):
+                out[k] = False
         return out
 
     def _opened_looks(self, patches: F32 | Image, ask: list[int]) -> F32 | None:
@@ -1299,6 +1331,8 @@ class LearningReader:
             self._batch = frozenset()
             self._guessed = frozenset()
         self._last = keys
+        # A copy: a caller may reuse its frame buffer.
+        self._last_image = None if self._reading is None else self._reading.copy()
 
     def _unread(
         self, states: list[int | None], low: list[int], why: str, passing: Sequence[int] = ()
