@@ -9,7 +9,7 @@ anything does not add up: it never clicks on a guess about the screen.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -314,6 +314,10 @@ class Player:
         recheck_until = self.clock() + self.settings.confirm
         surprised = self._surprise
         agree_left = self.settings.agree_grabs
+        # The most cells any read of this frame's rereads showed drawn: a read
+        # extends the wait only past it, so reads that flip back and forth
+        # cannot wait for ever.
+        drawn_most = _drawn(reading.board)
         moved_left = _MOVED_RETRIES
         while True:
             board = reading.board
@@ -357,6 +361,12 @@ class Player:
                     surprised, agree_left = True, self.settings.agree_grabs
                 self.sleep(0.01)
                 image, reading = self._look(self._grab(), prev, sent, game)
+                if _drawn_further(board, reading.board, drawn_most):
+                    # The game is still drawing what was clicked (an opening
+                    # shown cell by cell, its 0s before their neighbours):
+                    # the read is given its time from its latest progress.
+                    drawn_most = _drawn(reading.board)
+                    recheck_until = max(recheck_until, self.clock() + self.settings.confirm)
                 continue
             if (surprised or self._surprise) and game_state(board) is None and not game.covered:
                 # Act only on a read that two consecutive grabs agree on: the
@@ -369,12 +379,21 @@ class Player:
                         "grabs after a surprise: is the game still redrawing, or something "
                         "moving over it?"
                     )
-                agree_left -= 1
                 self._surprise = False
                 self.sleep(self.settings.agree_settle)
                 again_image, again = self._look(self._grab(), prev, sent, game)
                 if again.board != board or again.low_confidence != reading.low_confidence:
                     self.rereads += 1
+                    # A game that draws a batch cell by cell, slower than a
+                    # settle (a web game asking its server for every cell:
+                    # 2.4 s for 30 flags), reads differently in each grab
+                    # only by cells it has now drawn. That is the game at
+                    # work, not something moving over it: such a grab does
+                    # not count. (Cells only ever go from unknown to drawn,
+                    # so the wait ends within a grab per cell.)
+                    if not _drawn_further(board, again.board, drawn_most):
+                        agree_left -= 1
+                    drawn_most = max(drawn_most, _drawn(again.board))
                     image, reading = again_image, again
                     continue
                 surprised = self._surprise = False
@@ -483,6 +502,7 @@ class Player:
             image, reading = self._after_batch(image, board, clicks, game)
             recheck_until = self.clock() + self.settings.confirm
             surprised, agree_left = self._surprise, self.settings.agree_grabs
+            drawn_most = _drawn(reading.board)
 
     def _record_stop(self, game: int, why: str) -> None:
         """Keep the last frame read, and why play stopped, in the recording: the
@@ -642,10 +662,18 @@ class Player:
         opened = _opens(sent or [])
         clicked = {c.index for c in sent or []}
         start = moved = self.clock()
+        last: Board | None = None
+        most = -1
         while True:
             self._check_stop()
             reading = self.reader.read(image)
             self._looked = (image, reading)
+            if last is not None and _drawn_further(last, reading.board, most):
+                # More of the board drawn than any read before, nothing read
+                # otherwise: a game drawing cell by cell (a web game asking its
+                # server for each), still at work. Its time runs from here.
+                start = self.clock()
+            last, most = reading.board, max(most, _drawn(reading.board))
             if known is not None:
                 won = _won_under_cover(reading, known, opened, doubt=self._doubt)
                 if won is not None:
@@ -1149,14 +1177,23 @@ class Player:
         button = self.frame.to_points(ng.x, ng.y)
         attempts = 3
         covered = False
+        # The keys that close a box the game opened, tried in turn: Escape, then
+        # Return, which presses a message box's default button (Tk's "OK" box
+        # takes no Escape).
+        closers = ["esc", "enter"]
+        under: int | None = None
         for attempt in range(1, attempts + 1):
             self._check_stop()
-            if covered:
+            if covered and closers:
                 # A window the game opened as it ended (a high-score table, a
                 # "play again?" box) lies over the board and may take the
                 # new-game key itself: close it the way a person would first.
-                self.say("something covers the board after the game; sending Escape to close it")
-                self._key_over_board("esc")
+                key = closers.pop(0)
+                self.say(
+                    "something covers the board after the game; sending "
+                    f"{'Escape' if key == 'esc' else 'Return'} to close it"
+                )
+                self._key_over_board(key, under)
                 self._quiet_screen(self.settings.end_quiet, self.settings.new_game_timeout / 6)
             image = self._grab()
             if ng.kind == "key":
@@ -1177,11 +1214,13 @@ class Player:
                         return
                 self.sleep(0.01)
             covered = reading is not None and _board_hidden(reading)
+            if covered and reading is not None:
+                under = _middle_of(reading.low_confidence, reading.board.width)
             if attempt < attempts:
                 self.say(f"the new-game action ({ng}) showed no fresh board yet; trying again")
         why = (
-            "something covers the board (a dialog or another window; Escape did not close "
-            "it) or the game's window is gone: close it and start again"
+            "something covers the board (a dialog or another window; Escape and Return did "
+            "not close it) or the game's window is gone: close it and start again"
             if covered
             else "is the game's window behind another one, or the action wrong for this game?"
         )
@@ -1190,8 +1229,9 @@ class Player:
             f"{self.settings.new_game_timeout:.0f} s: {why}"
         )
 
-    def _key_over_board(self, key: str) -> None:
-        """Send `key` with the pointer over the board, then park it again.
+    def _key_over_board(self, key: str, cell: int | None = None) -> None:
+        """Send `key` with the pointer over the board (over `cell`, else the first
+        cell), then park it again.
 
         Where keyboard focus follows the pointer (X11 without a window
         manager, some desktops' settings) a key goes to the window under the
@@ -1199,9 +1239,12 @@ class Player:
         (xbomb's window ends 4 px right of its board). The board is surely
         inside it, or inside a dialog the game opened over it, which is the
         window that should get the key then. Where a click gives focus the
-        game's window has it already from the last click on the board.
+        game's window has it already from the last click on the board. A key
+        meant for a box over the board is sent over the cells it hides: a box
+        in the board's middle leaves its first cell bare.
         """
-        self._mouse(lambda: self.mouse.move(*self._cell_point(0)))
+        at = 0 if cell is None else cell
+        self._mouse(lambda: self.mouse.move(*self._cell_point(at)))
         try:
             self._mouse(lambda: self.mouse.key(key))
         finally:
@@ -1414,11 +1457,36 @@ def _board_hidden(reading: Reading) -> bool:
     )
 
 
+def _middle_of(cells: Sequence[int], width: int) -> int | None:
+    """Of `cells` (row-major indexes on a board `width` wide), the one nearest
+    their mean: under a box over the board, the box's middle."""
+    if not cells:
+        return None
+    rows = [i // width for i in cells]
+    cols = [i % width for i in cells]
+    r0, c0 = sum(rows) / len(rows), sum(cols) / len(cols)
+    return min(cells, key=lambda i: (i // width - r0) ** 2 + (i % width - c0) ** 2)
+
+
 def _doubted(reading: Reading, i: int) -> bool:
     """Whether cell i is read through a look not proven: unread, one of several
     numbers (a new look; a starved game's lit cell under the pointer looked
     like one), or named by the rules only. Evidence is taken from no such cell."""
     return i in reading.low_confidence or i in reading.unsure or i in reading.unproven
+
+
+def _drawn(board: Board) -> int:
+    """How many cells read as anything but unopened."""
+    return sum(c != UNKNOWN for c in board.cells)
+
+
+def _drawn_further(before: Board, after: Board, most: int) -> bool:
+    """Whether `after` is `before` with more of its unknown cells drawn, and more
+    cells drawn than `most` (the most any read before showed): no cell known
+    in `before` reads otherwise."""
+    if _drawn(after) <= most:
+        return False
+    return all(a in (UNKNOWN, b) for a, b in zip(before.cells, after.cells, strict=True))
 
 
 def _pending(board: Board, clicks: list[Click]) -> list[Click]:
