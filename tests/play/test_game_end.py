@@ -211,6 +211,29 @@ def test_a_window_left_over_the_board_after_a_win_is_closed_then_the_next_game_s
     assert [a.combo for a in mouse.actions if a.kind == "key"] == ["n", "esc", "n"]
 
 
+def test_a_message_box_in_the_board_s_middle_taking_return_only_is_closed() -> None:
+    # Tk's "You won!" box (tests/support/tkmines.py --dialog, seen in a random
+    # sweep at 32 px cells): centred over the board, clear of its first cell,
+    # a key reaching it only with the pointer over it, and closed by Return,
+    # not Escape. Before, Escape was sent over the first cell and play stopped.
+    sim = expert_sim(
+        7,
+        win_dialog=(200, 140, 440, 300),
+        modal=True,
+        dialog_closes=("enter",),
+        dialog_under_pointer=True,
+    )
+    _games(sim, 500)
+    player, said = _player(sim, sim.capture(), _settings(2))
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert outcome.games[0].result == "won" and len(outcome.games) == 2
+    assert any("sending Return" in m for m in said)
+    mouse = sim._mouse
+    assert mouse is not None
+    assert [a.combo for a in mouse.actions if a.kind == "key"] == ["n", "esc", "n", "enter", "n"]
+
+
 def test_a_window_that_does_not_close_stops_with_the_reason(tmp_path: Path) -> None:
     sim = expert_sim(7, win_dialog=(40, 60, 440, 300), modal=True)
     _games(sim, 500)
@@ -223,11 +246,12 @@ def test_a_window_that_does_not_close_stops_with_the_reason(tmp_path: Path) -> N
     assert outcome.stopped is not None
     assert "something covers the board" in outcome.stopped
     assert "within 1 s" in outcome.stopped
-    # Escape was tried (twice: before the 2nd and 3rd attempts), the new-game key three times.
+    # Escape, then Return were tried (before the 2nd and 3rd attempts), the
+    # new-game key three times.
     mouse = sim._mouse
     assert mouse is not None
     keys = [a.combo for a in mouse.actions if a.kind == "key"]
-    assert keys == ["n", "esc", "n", "esc", "n"]
+    assert keys == ["n", "esc", "n", "enter", "n"]
     events = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert [e["event"] for e in events if e["event"] in ("game_over", "stop")] == [
         "game_over",

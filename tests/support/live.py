@@ -56,6 +56,11 @@ class SimScreen:
     # after the win, takes every key, and only Escape closes it.
     modal: bool = False
     dialog_up: bool = False
+    # The keys that close the dialog (Tk's "OK" box: Return, not Escape), and
+    # whether a key reaches it only with the pointer over it (focus follows
+    # the pointer, the box in the board's middle).
+    dialog_closes: tuple[str, ...] = ("esc",)
+    dialog_under_pointer: bool = False
     # (left, top, right, bottom) of the game's window, when keys reach it only
     # with the pointer inside (focus follows the pointer)
     key_window: tuple[int, int, int, int] | None = None
@@ -157,7 +162,12 @@ class SimScreen:
             if not (left <= x < right and top <= y < bottom):
                 return
         if self.dialog_up:
-            if combo == "esc":
+            if self.dialog_under_pointer and self._mouse is not None and self.win_dialog:
+                x, y = self._mouse.position()
+                left, top, right, bottom = self.win_dialog
+                if not (left <= x < right and top <= y < bottom):
+                    return  # to the game's window, which the modal box holds
+            if combo in self.dialog_closes:
                 self.dialog_up = False
             return
         if combo == "n" and self.new_game is not None:
