@@ -197,6 +197,19 @@ def test_a_board_of_oblong_cells_is_found(spec: Spec) -> None:
         assert abs(got - true) <= 0.1 * pitch, (lat.origin, truth.origin)
 
 
+def test_oblong_cells_on_a_whole_screen_are_not_taken_for_a_strip() -> None:
+    # minesweeper-python 0.0.4 (PyPI, Tk): 16x16 stock buttons 66 x 48 px in
+    # the corner of a whole 1920x1080 screen, a Restart button across the
+    # board's width below it. A pair of about one pitch (45.5 x 48) held a
+    # strip of 2x15 "cells" inside the board, so the oblong pairs were never
+    # tried: calibration said "37 mines do not fit a 2x15 board".
+    shot = Path(__file__).resolve().parent / "golden" / "minesweeper-python-16x16-oblong-screen.png"
+    lat = find_lattice(read_png(shot))
+    assert (lat.rows, lat.cols, lat.unlike) == (16, 16, ())
+    assert lat.pitch == pytest.approx((66.0, 48.0), abs=0.05)
+    assert lat.origin == pytest.approx((0.0, 0.0), abs=0.5)
+
+
 FLUSH = ["tk-stock-16x16", "xbomb-16x16", "kmines-classic-medium", "gnome-mines-1000x560"]
 
 

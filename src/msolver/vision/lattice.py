@@ -53,6 +53,9 @@ _MIN_PITCH = 8.0
 # up to twice as long one way as the other
 _SQUARE = 1 / 0.85
 _OBLONG = 2.0
+# Fewer rows or columns than this is a strip, not a board that rules out the
+# oblong pairs (the smallest boards games offer are 8 or 9 cells a side).
+_SLIVER = 4
 _MAX_PITCH = 110.0
 _N = 16  # a cell is compared at 16x16 pixels
 _MIN_CELLS = 12
@@ -1652,11 +1655,14 @@ def find_lattice(image: Image) -> Lattice:
             # cells (16.5 px: every 33): the lag's half and third too
             local = _local_repeat_pitches(rgb, ex, ey)
             fallback([(a / k, a / k) for a in local for k in (1, 2, 3) if a / k >= _MIN_PITCH])
-    if not found:
+    if not found or all(min(g[0].rows, g[0].cols) < _SLIVER for g in found):
         # Oblong cells (see _oblong_pairs): only when no pair of about one
         # pitch holds a board. Tried before the searches above, an oblong
         # pair cut a square board the combs miss (kmines' grass on a whole
-        # screen) into blocks, split back into 9x7 of its 9x9 cells.
+        # screen) into blocks, split back into 9x7 of its 9x9 cells. A
+        # sliver is no board either: Tk's 66 x 48 px buttons on a whole
+        # screen held a strip of 2x15 "cells" 45.5 x 48 px at a square pair,
+        # and the oblong pair that holds all 16x16 was never tried.
         fallback(_oblong_pairs(cand_x, cand_y))
         # Cells whose faces change along one axis only (a checkerboard of
         # faces lit from above, no lines: our page's seed 1142 at 80%) are
