@@ -20,6 +20,7 @@ from tests.vision.synth_boards import Spec, render
 
 # The battery corpus of third-party games (another branch records it).
 BATTERY = Path(__file__).resolve().parents[2] / "screenshots" / "corpus"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 BLANKS = {"sgt-mines": "t20-blank", "gnome-mines": "w1200-g0-start"}
 
@@ -177,6 +178,27 @@ def test_a_board_laid_in_two_steps_of_cell_size_is_found_whole(spec: Spec) -> No
         assert max(off) - min(off) <= 1.0, off
 
 
+def test_a_board_mostly_at_the_bigger_step_grows_its_smaller_part() -> None:
+    # gnome-mines in a window 829 px wide (GTK's Adwaita:dark, a random sweep,
+    # 2026-12-07): its 30x16 tiles laid 21 px apart for 20 columns, then 20
+    # (rows: 8 gaps of 21, then 20). The lattice at 21 px held 21 columns,
+    # its last line 2.5 px past their gap; the strip beyond, cut from there,
+    # was unlike the board, and calibration refused the board as going on
+    # past its right edge.
+    shot = GOLDEN / "gnome-mines-829x787-adwaita-dark-two-steps-screen.png"
+    img = read_png(shot)
+    lat = find_lattice(img)
+    assert (lat.rows, lat.cols) == (16, 30)
+    # tile faces start at x = 25 + 21 k (k < 20), then 444 + 20 (k - 20), each
+    # after a 4 px gap: every line within its gap
+    faces = [25 + 21 * k for k in range(20)] + [444 + 20 * k for k in range(10)]
+    xs = lat.xs or tuple(lat.origin[0] + k * lat.pitch[0] for k in range(31))
+    for k, face in enumerate(faces):
+        assert face - 4.5 <= xs[k] <= face + 0.5, (k, xs[k], face)
+    prof = calibrate(img, mines=99)
+    assert (prof.rows, prof.cols) == (16, 30)
+
+
 OBLONG = [
     Spec(rows=16, cols=16, tile=20, gap=2, style="bevel", stretch=1.4, seed=11),
     Spec(rows=9, cols=9, tile=24, gap=1, style="rounded", stretch=1.7, seed=12),
@@ -203,11 +225,25 @@ def test_oblong_cells_on_a_whole_screen_are_not_taken_for_a_strip() -> None:
     # board's width below it. A pair of about one pitch (45.5 x 48) held a
     # strip of 2x15 "cells" inside the board, so the oblong pairs were never
     # tried: calibration said "37 mines do not fit a 2x15 board".
-    shot = Path(__file__).resolve().parent / "golden" / "minesweeper-python-16x16-oblong-screen.png"
+    shot = GOLDEN / "minesweeper-python-16x16-oblong-screen.png"
     lat = find_lattice(read_png(shot))
     assert (lat.rows, lat.cols, lat.unlike) == (16, 16, ())
     assert lat.pitch == pytest.approx((66.0, 48.0), abs=0.05)
     assert lat.origin == pytest.approx((0.0, 0.0), abs=0.5)
+
+
+def test_a_window_frame_beside_a_lineless_checkerboard_is_no_column() -> None:
+    # The Tk clone's lineless checkerboard (greens 8 levels apart) at 24 px,
+    # 16x16, on a whole screen (a random sweep, 2026-12-07): the lattice took
+    # a 17th column over the window's frame (1 px white, 7 px grey) and the
+    # black screen past it, all of it unlike a blank cell, and calibration
+    # refused the board as partly played. That strip is the same all along
+    # its length, across the lines where cells would meet: no cells.
+    shot = GOLDEN / "tk-checker22-16x16-frame-column-screen.png"
+    lat = find_lattice(read_png(shot))
+    assert (lat.rows, lat.cols, lat.unlike) == (16, 16, ())
+    assert lat.pitch == pytest.approx((24.0, 24.0), abs=0.05)
+    assert lat.origin == pytest.approx((11.0, 42.0), abs=0.5)
 
 
 FLUSH = ["tk-stock-16x16", "xbomb-16x16", "kmines-classic-medium", "gnome-mines-1000x560"]

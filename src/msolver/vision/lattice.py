@@ -1273,17 +1273,36 @@ def _trim_outside(rgb: Image, lat: Lattice) -> Lattice:
             and float(np.percentile(np.abs(past - med_past).max(axis=1), 95)) <= _MARGIN_SAME
         )
 
+    def along(x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Whether the strip is the same all along its length, across the lines
+        where its cells would meet: a window's frame and what lies past it
+        (Tk's lineless checkerboard: 1 px of white, 7 of grey, then the black
+        screen, in a column 24 px wide), not a row or column of cells."""
+        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+            return False
+        box = rgb[round(y0) : round(y1), round(x0) : round(x1), :3].astype(np.int16)
+        lines = box if x1 - x0 < y1 - y0 else box.transpose(1, 0, 2)
+        if lines.shape[0] < 2 * min(px, py):
+            return False
+        typical = np.median(lines, axis=0)
+        off = np.abs(lines - typical).max(axis=2).max(axis=1)
+        return bool(off.max() <= _MARGIN_SAME)
+
     right, bottom = ox + cols * px, oy + rows * py
-    if all((r, 0) in unlike for r in range(rows)) and margin(ox, oy, ox + px, bottom, -px, 0):
+    if all((r, 0) in unlike for r in range(rows)) and (
+        margin(ox, oy, ox + px, bottom, -px, 0) or along(ox, oy, ox + px, bottom)
+    ):
         cols, ox = cols - 1, ox + px
-    elif all((r, cols - 1) in unlike for r in range(rows)) and margin(
-        right - px, oy, right, bottom, px, 0
+    elif all((r, cols - 1) in unlike for r in range(rows)) and (
+        margin(right - px, oy, right, bottom, px, 0) or along(right - px, oy, right, bottom)
     ):
         cols -= 1
-    elif all((0, c) in unlike for c in range(cols)) and margin(ox, oy, right, oy + py, 0, -py):
+    elif all((0, c) in unlike for c in range(cols)) and (
+        margin(ox, oy, right, oy + py, 0, -py) or along(ox, oy, right, oy + py)
+    ):
         rows, oy = rows - 1, oy + py
-    elif all((rows - 1, c) in unlike for c in range(cols)) and margin(
-        ox, bottom - py, right, bottom, 0, py
+    elif all((rows - 1, c) in unlike for c in range(cols)) and (
+        margin(ox, bottom - py, right, bottom, 0, py) or along(ox, bottom - py, right, bottom)
     ):
         rows -= 1
     else:
@@ -2554,6 +2573,15 @@ def _grow_uneven(
         i = int(np.argmax(sc))
         return None if sc[i] <= 0 else float(far[i])
 
+    def strip(
+        edges: list[float], far: float, at_start: bool, along_x: bool
+    ) -> list[tuple[float, float, float, float]]:
+        """The boxes of the strip between the outer line of `edges` and `far`."""
+        lo, hi = (far, edges[0]) if at_start else (edges[-1], far)
+        if along_x:
+            return [(lo, hi, ys[r], ys[r + 1]) for r in range(len(ys) - 1)]
+        return [(xs[c], xs[c + 1], lo, hi) for c in range(len(xs) - 1)]
+
     unlike = set(lat.unlike)
     grown = False
     changed = True
@@ -2566,12 +2594,25 @@ def _grow_uneven(
             far = next_line(edges, at_start, along_x)
             if far is None:
                 continue
-            lo, hi = (far, edges[0]) if at_start else (edges[-1], far)
-            if along_x:
-                boxes = [(lo, hi, ys[r], ys[r + 1]) for r in range(len(ys) - 1)]
-            else:
-                boxes = [(xs[c], xs[c + 1], lo, hi) for c in range(len(xs) - 1)]
-            ok = alike(boxes, side, along_x)
+            ok = alike(strip(edges, far, at_start, along_x), side, along_x)
+            if ok.mean() < _GROW_UNEVEN and len(edges) >= 3:
+                # The outer line may itself have drifted: a lattice at the
+                # pitch of most cells reaches a few cells into a part laid at
+                # the other step (gnome-mines at 829 px: 20 columns 21 px
+                # apart, then 10 at 20), its last line 2.5 px past their gap,
+                # and the strip beyond it, cut from there, is unlike by that
+                # much. That line found again from its neighbour, the strip
+                # is asked once more.
+                end = 0 if at_start else -1
+                rest = edges[1:] if at_start else edges[:-1]
+                moved = next_line(rest, at_start, along_x)
+                if moved is not None and abs(moved - edges[end]) > 0.5:
+                    trial = [moved, *rest] if at_start else [*rest, moved]
+                    far2 = next_line(trial, at_start, along_x)
+                    if far2 is not None:
+                        ok2 = alike(strip(trial, far2, at_start, along_x), side, along_x)
+                        if ok2.mean() >= _GROW_UNEVEN:
+                            edges[end], far, ok = moved, far2, ok2
             if ok.mean() < _GROW_UNEVEN:
                 continue
             # the new strip's index: 0 at the start (every cell after it moves on one)
