@@ -302,6 +302,32 @@ def test_a_finished_board_at_start_is_refused() -> None:
     assert sim.clicks == []
 
 
+def test_a_finished_board_at_start_is_followed_by_a_new_game_when_the_profile_has_one() -> None:
+    # A user who starts play over the last session's lost board wants a game.
+    sim = expert_sim(17)
+    sim.game.open(0)
+    sim.game.open(next(iter(sim.game.layout)))
+    assert sim.game.status is Status.LOST
+    seeds = iter(range(300, 400))
+    sim.new_game = lambda: Game(30, 16, 99, seed=next(seeds), first_click="opening")
+    said: list[str] = []
+    player = Player(
+        SimReader(sim.grid, sim.game.mines),
+        sim.capture(),
+        sim.mouse(),
+        FakeHotkeys(started=True),
+        new_game=NewGame.parse("n"),
+        settings=Settings(games=1, first_click="opening"),
+        say=said.append,
+        clock=FakeClock(),
+    )
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert len(outcome.games) == 1
+    assert any("finished game (lost); starting a new one" in m for m in said)
+    assert sim.clicks  # the new game was played
+
+
 def test_new_game_button_on_the_board_is_refused() -> None:
     sim = expert_sim(1)
     x, y = sim.grid.centre(0)

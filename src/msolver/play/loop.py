@@ -283,6 +283,7 @@ class Player:
                 # (Tk's stock buttons): no blank board shows that. It rests
                 # beside the board before the first look, as after every batch.
                 self._mouse(lambda: self.mouse.move(*self.park))
+                self._finished_at_start()
             try:
                 return self._play_game(g)
             except PlayStop as stop:
@@ -301,6 +302,20 @@ class Player:
             return totals(g.stats for g in games if g.stats is not None)
 
         return run_games(self.settings.games, play, report, self.log, self.say, sums)
+
+    def _finished_at_start(self) -> None:
+        """A game left finished on screen (the last session's, or one the user
+        played) is followed by a new one, when the profile has a new-game action:
+        asked to play, a user wants a game, not a refusal. A board read with any
+        doubt is left to the first look, which stops on it with its reason."""
+        if self.new_game is None:
+            return
+        reading = self.reader.read(self._grab())
+        over = game_state(reading.board)
+        if over is None or reading.low_confidence or reading.problem:
+            return
+        self.say(f"the board on screen is a finished game ({over}); starting a new one")
+        self._start_new_game(reading.board)
 
     # -- one game -------------------------------------------------------------------
 
