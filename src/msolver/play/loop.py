@@ -502,7 +502,9 @@ class Player:
             game.frames += 1
             if game.frames > self.settings.max_frames:
                 raise PlayStop(f"no end after {self.settings.max_frames} frames")
-            why = click_reasons(board, decision, clicks)
+            why = click_reasons(
+                board, decision, clicks, reading.unsure | set(reading.low_confidence)
+            )
             game.guesses += not decision.certain
             if self.recorder is not None:
                 self.recorder.frame(
@@ -1074,11 +1076,20 @@ class Player:
         """
         start = self.clock()
         image = self._wait_change(before, self.settings.redraw_timeout)
+        fewest = len(clicks)
         while True:
             image, reading = self._look(image, board, clicks, game)
             pending = _pending(reading.board, clicks)
             if not pending or game_state(reading.board) is not None:
                 return image, reading
+            if len(pending) < fewest:
+                # More of the batch drawn than any read before showed: a game
+                # slow to draw (a web game asking its server for each cell)
+                # is at work, and a click sent again now would come twice. Its
+                # time runs from here (at most once a click: the count only
+                # falls).
+                fewest = len(pending)
+                start = self.clock()
             flag_due = any(c.kind == "right" for c in pending)
             wait = self.settings.slow_draw if flag_due else self.settings.redraw_timeout
             if flag_due and len(pending) < len(clicks):
