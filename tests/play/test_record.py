@@ -231,3 +231,24 @@ def test_the_frame_play_stops_on_is_kept_with_the_reason(
     assert int(png.max()) == 0  # the black cover, as grabbed
     assert main(["replay", str(rec)]) == 0
     assert f"{len(lines)} frames re-read, 0 differ" in capsys.readouterr().out
+
+
+def test_a_reason_resting_on_a_tile_not_named_yet_says_every_reading_instead() -> None:
+    # Seen live (a NiceGUI game, white digits on green): a 4 not named yet,
+    # shown as its first reading, a 3, gave "safe: the 3 at (1,13) already
+    # touches its mines" for a cell another number made safe on every
+    # reading. A sentence never names a number the board may not show.
+    from msolver.core.solver import Solver
+    from msolver.play.plan import plan
+    from msolver.play.record import click_reasons
+
+    board = Board.parse("F1..\n....\n....\n", mines=3)
+    decision = Solver().decide(board)
+    clicks = plan(board, decision.moves, chord=False)
+    (plain,) = click_reasons(board, decision, clicks[:1])
+    assert "the 1 at (0,1)" in plain
+    (doubted,) = click_reasons(board, decision, clicks[:1], unsure=[1])
+    assert doubted.startswith(plain.split(":")[0])
+    assert "(0,1)" not in doubted and "every reading" in doubted
+    # a reason that names no unsure cell is kept
+    assert click_reasons(board, decision, clicks[:1], unsure=[4]) == [plain]

@@ -21,14 +21,14 @@ code and lists the frames whose read differs.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from msolver.core.board import Board
 from msolver.core.solver import Decision
-from msolver.core.solver.reason import explain_all
+from msolver.core.solver.reason import explain_all, place
 from msolver.play.plan import Click
 from msolver.vision.image import Image, as_rgb, read_png, write_png
 from msolver.vision.profile import Profile, write_json_atomic
@@ -43,9 +43,22 @@ class RecordError(ValueError):
     """A recording folder that cannot be written or read; one-line message."""
 
 
-def click_reasons(board: Board, decision: Decision, clicks: Sequence[Click]) -> list[str]:
-    """A sentence per click: its move's reason (a chord: the reason of a cell it opens)."""
+def click_reasons(
+    board: Board, decision: Decision, clicks: Sequence[Click], unsure: Iterable[int] = ()
+) -> list[str]:
+    """A sentence per click: its move's reason (a chord: the reason of a cell it opens).
+
+    `unsure`: cells whose reading is one of several (a tile not named yet).
+    A sentence resting on one of them would name a number the board may not
+    show (a 4 not named yet, shown as its first reading, a 3): such a move,
+    certain on every reading, says so instead."""
     why = dict(zip((m.index for m in decision.moves), explain_all(board, decision), strict=True))
+    doubted = [place(board, i) for i in sorted(set(unsure))]
+    if doubted:
+        for i, text in why.items():
+            if any(p in text for p in doubted):
+                kind = "mine" if text.startswith("mine") else "safe"
+                why[i] = f"{kind} on every reading the tiles not named yet allow"
     out = []
     for c in clicks:
         cells = [c.index] if c.kind != "chord" else sorted(c.opens)
