@@ -2585,6 +2585,7 @@ def _grow_uneven(
     unlike = set(lat.unlike)
     grown = False
     changed = True
+    retried: set[tuple[str, float]] = set()
     while changed:
         changed = False
         for side in ("top", "bottom", "left", "right"):
@@ -2595,15 +2596,17 @@ def _grow_uneven(
             if far is None:
                 continue
             ok = alike(strip(edges, far, at_start, along_x), side, along_x)
-            if ok.mean() < _GROW_UNEVEN and len(edges) >= 3:
+            end = 0 if at_start else -1
+            if ok.mean() < _GROW_UNEVEN and len(edges) >= 3 and (side, edges[end]) not in retried:
                 # The outer line may itself have drifted: a lattice at the
                 # pitch of most cells reaches a few cells into a part laid at
                 # the other step (gnome-mines at 829 px: 20 columns 21 px
                 # apart, then 10 at 20), its last line 2.5 px past their gap,
                 # and the strip beyond it, cut from there, is unlike by that
                 # much. That line found again from its neighbour, the strip
-                # is asked once more.
-                end = 0 if at_start else -1
+                # is asked once more (once a side and outer line: a side that
+                # ends there fails again each time another side grows).
+                retried.add((side, edges[end]))
                 rest = edges[1:] if at_start else edges[:-1]
                 moved = next_line(rest, at_start, along_x)
                 if moved is not None and abs(moved - edges[end]) > 0.5:
