@@ -1503,7 +1503,7 @@ def _doubted(reading: Reading, i: int) -> bool:
 
 def _drawn(board: Board) -> int:
     """How many cells read as anything but unopened."""
-    return sum(c != UNKNOWN for c in board.cells)
+    return board.size - board.count(UNKNOWN)
 
 
 def _drawn_further(before: Board, after: Board, most: int) -> bool:
