@@ -68,3 +68,36 @@ def test_sunken_zeros_whose_pixels_did_not_change_stay_opened() -> None:
         if ch == "F":
             continue
         assert reading.board.cells[i] == want, divmod(i, 30)
+
+
+BOX = RECORDING.with_name("tk-text-dialog-xp-30x16-box-pieces")
+
+
+def test_pieces_of_the_games_box_over_a_lost_board_are_no_tiles_of_the_next_game() -> None:
+    # Recorded by a random sweep (Tk text buttons, 30x16, XP's first click,
+    # a "You lose" box over the board): the lost board, read as nothing
+    # (mines where we did not click), made looks of the box's flat pieces.
+    # In game 2 the 0s of the first opening matched one by content, lay
+    # nearer their blank look than that piece, and read as half drawn frame
+    # after frame: play stopped on "cells nearer their blank look than any
+    # tile". Looks never named nor read in a clean read end with their game.
+    readings = [(item, reading) for item, reading in recorded(BOX)]
+    item, last = readings[-1]
+    assert (item["game"], item["frame"]) == (2, 5)
+    assert not last.problem, last.problem
+    shown = {12: "21", 13: "10", 14: "10", 15: "10"}  # cols 28 and 29, as the frame shows
+    truth = {
+        row * 30 + col: int(ch)
+        for row, pair in shown.items()
+        for col, ch in zip((28, 29), pair, strict=True)
+    }
+    # Looks not named yet may be read several ways; the truth is one of them,
+    # and every cell read for sure is read right.
+    boards = last.alternatives or (last.board,)
+    assert any(all(b.cells[i] == v for i, v in truth.items()) for b in boards)
+    for board in boards:
+        for i, v in truth.items():
+            assert i in last.unsure or board.cells[i] == v, divmod(i, 30)
+    # all that game 2's opening shows; nothing else read opened
+    opened = {i for i, s in enumerate(last.board.cells) if s != UNKNOWN}
+    assert opened == {row * 30 + col for row in shown for col in (28, 29)}

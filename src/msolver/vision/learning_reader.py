@@ -317,6 +317,8 @@ class _Look:
     patch: F32 | None = None  # the tile cut as a blank look is (BLANK_K samples a side)
     cell: int | None = None  # the cell it was first seen on (None: a profile's tile)
     digit_gaps: dict[int, float] | None = None  # digits.digit_gaps of its glyph ({}: none)
+    read_clean: bool = False  # shown in a clean read
+    retired: bool = False  # matched no more (see LearningReader._seen)
 
     def __post_init__(self) -> None:
         if self.patch is None:
@@ -376,7 +378,7 @@ class LearningReader:
         self._nbrs = neighbours_table(profile.cols, profile.rows)
         # A 0 opens all its neighbours, until an opening shows the game
         # floods sideways only (`_sideways`); then its side neighbours.
-        self.sides_only = False
+        self.sides_only = profile.flood == "sides"
         self._sides = side_neighbours_table(profile.cols, profile.rows)
         n = profile.rows * profile.cols
         self._blank, self._same = _blank_looks(profile)
@@ -431,6 +433,9 @@ class LearningReader:
         self._clicked: set[int] = set()  # cells our clicks opened this game
         self._batch: frozenset[int] = frozenset()  # those of the last batch
         self._guessed: frozenset[int] = frozenset()
+        # Flags sent while a guess's look is still unnamed (see sent): the
+        # solver's, on the readings where that guess was safe.
+        self._flags_after_guess: frozenset[int] = frozenset()
         self._candidate: tuple[Image, float] | None = None
         self._cache: dict[int, tuple[bytes, Content]] = {}
         self._shown: dict[int, dict[bytes, Content]] = {}
@@ -438,7 +443,10 @@ class LearningReader:
         # Per cell, the patch cache's frame at which its cached content last matched.
         self._cache_frame = [-1] * n
         # Per cell: looks known, and the looks its cached content is near (see _near).
-        self._near_looks: dict[int, tuple[int, Content, int | None, tuple[int, ...]]] = {}
+        self._near_looks: dict[
+            int, tuple[tuple[int, int], Content, int | None, tuple[int, ...]]
+        ] = {}
+        self._retired_count = 0
         self._table = LookTable(FACE_TOL, INK_TOL, SHAPE_TOL, ASPECT_TOL)
         self.learned: list[str] = []  # names learned, in order (for the user and tests)
         self._n = n
@@ -457,9 +465,22 @@ class LearningReader:
         self._flagged |= flagged
         for i in flagged:
             self._flag_clicks[i] = self._flag_clicks.get(i, 0) + 1
-        self._guessed = guessed
+        # A guessed cell whose look is still not named stays a guess that may
+        # have gone off: a game that takes flags after a loss (NiceGUI) let
+        # the next batch, all flags, drop it, and no loss was asked of the
+        # frame after; the mine that went off was named a 3.
+        held = frozenset(i for i in self._guessed if self._unnamed_last(i))
+        self._flags_after_guess = (self._flags_after_guess | flagged) if held else frozenset()
+        self._guessed = guessed | held
         self._clicked |= opened | guessed
         self._batch = opened | guessed
+
+    def _unnamed_last(self, i: int) -> bool:
+        """Whether cell i showed a look not named yet in the last clean read."""
+        last = self._last
+        if last is None or last[i] < _LOOK_KEY:
+            return False
+        return self.looks[last[i] - _LOOK_KEY].state is None
 
     def learn(self, image: Image, board: Board) -> None:
         """A won board: the looks of the last clean read that it explains are proven.
@@ -596,14 +617,17 @@ class LearningReader:
         """The look nearest c within 1 (`best_look`) and the other looks within 1,
         kept per cell i while its content is the cached one and no look is added."""
         looks = len(self.looks)
+        stamp = (looks, self._retired_count)
         got = self._near_looks.get(i) if i is not None else None
-        if got is not None and got[0] == looks and got[1] is c:
+        if got is not None and got[0] == stamp and got[1] is c:
             return got[2], got[3]
         table = self._table
         while len(table) < looks:
             a = self.looks[len(table)].content
             table.add(a.face, a.ink, a.shape, a.aspect)
         row = table.distances(c.face, c.ink, c.shape, c.aspect)
+        if self._retired_count:
+            row[[k for k, look in enumerate(self.looks) if look.retired]] = np.inf
         if c.sprite is not None:
             # The table leaves out the sprites' pixels: the few looks near
             # enough are judged by them too.
@@ -612,7 +636,7 @@ class LearningReader:
         best = best_look(row)
         others = tuple(int(k) for k in np.flatnonzero(row <= 1.0) if k != best)
         if i is not None:
-            self._near_looks[i] = (looks, c, best, others)
+            self._near_looks[i] = (stamp, c, best, others)
         return best, others
 
     def _match(self, c: Content, i: int | None = None) -> tuple[int | None, bool]:
@@ -796,8 +820,17 @@ class LearningReader:
         # games flag the mines left as they end won (sgt-mines), where we never
         # clicked; a loss always leaves a safe cell unopened. (On a small board
         # our first flags may show on that same frame: a new look, which the
-        # game's own flags then share.)
-        won = UNKNOWN not in states and sum(map(flagged_like, range(n))) == p.mines
+        # game's own flags then share.) A cell the last batch clicked open
+        # shows a number on a won board, never a flag: react-minesweeper's
+        # loss opens every cell and draws its mines over our flags, in a look
+        # that, on our flagged cells, passed for the flag; the guess that went
+        # off showed it too, and the loss was read as won (and its mine kept
+        # as a second flag look).
+        won = (
+            UNKNOWN not in states
+            and sum(map(flagged_like, range(n))) == p.mines
+            and not any(flagged_like(i) for i in self._batch)
+        )
         if self._guessed and not won:
             # A loss shows its mines, and a game may draw one through a look
             # like the flag's (gnome-mines: the mine on the unopened face, the
@@ -1054,6 +1087,7 @@ class LearningReader:
             if look.content.ink is None
             and (look.state is None or look.state >= 0)
             and look.patch is not None
+            and not look.retired
         ]
         at = {c: k for k, c in enumerate(ask)}
         for cell in sorted(self._batch):
@@ -1330,6 +1364,18 @@ class LearningReader:
             self._clicked.clear()
             self._batch = frozenset()
             self._guessed = frozenset()
+            self._flags_after_guess = frozenset()
+            # A look never named and never part of a clean read was seen only
+            # on frames read as nothing (a lost board under the game's box,
+            # where the box's own pieces made looks): it is no tile of this
+            # game. Kept, a flat piece of Tk's box matched the 0s of the next
+            # game's opening, which then read as half drawn, frame after frame.
+            for look in self.looks:
+                if look.state is None and not look.read_clean and not look.retired:
+                    look.retired = True
+                    self._retired_count += 1
+        for k in set((looks or {}).values()):
+            self.looks[k].read_clean = True
         self._last = keys
         # A copy: a caller may reuse its frame buffer.
         self._last_image = None if self._reading is None else self._reading.copy()
@@ -1430,12 +1476,19 @@ class LearningReader:
         # (a translucent opened cell over a picture: kmines' default theme).
         zeros = frozenset() if outside else self._cascaded(known)
 
+        # Flags the solver sent while a guess's look was unnamed rest on the
+        # readings where that guess was safe: the loss asks the board without them.
+        asked = [
+            UNKNOWN if s == FLAG and i in self._flags_after_guess else s
+            for i, s in enumerate(known)
+        ]
+
         def named(sides_only: bool) -> Naming:
             return name_looks(
                 p.cols,
                 p.rows,
                 p.mines,
-                known,
+                asked,
                 groups,
                 flagged=frozenset(self._flagged),
                 known_numbers=numbers,

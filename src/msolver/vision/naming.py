@@ -135,10 +135,13 @@ def name_looks(
         len(mixed) == 1
         and UNKNOWN not in known
         and sum(1 for s in known if s == FLAG) + len(looks[mixed[0]]) == mines
+        and not any(i in clicked for i in looks[mixed[0]])
     ):
         # No cell left unopened and, with this look, as many flags as mines: a
         # won game that flagged the mines left itself (sgt-mines), on the frame
-        # that first shows our flags.
+        # that first shows our flags. Never on a cell our clicks opened: a won
+        # game shows a number there (react-minesweeper's loss draws its mines
+        # over our flags and on the guess that went off, in one look).
         names[mixed[0]] = "flag"
         mixed = []
     if mixed:

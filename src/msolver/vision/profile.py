@@ -33,7 +33,9 @@ before the first click). Older profiles without them still load: the chord is pr
 again, the rule comes from the built-in theme (or "safe"). `flag` is the
 click that flags a cell: "right" (the default, also for older profiles) or a
 modified left click such as "ctrl+left" (a web game in a browser, where a
-right click opens the browser's context menu).
+right click opens the browser's context menu). `flood` is "sides" for a game
+whose 0 opens only its four side neighbours, learned from the rules in play
+(absent: all eight).
 
 Profiles are saved as one JSON file (tiles embedded as base64 PNG) under the
 user's config directory (MSOLVER_PROFILE_DIR overrides it), written
@@ -99,6 +101,7 @@ BUILTIN_NAMES: tuple[str, ...] = ("sgt-mines", "gnome-mines", "xdemineur")
 
 CHORD_BUTTONS: tuple[str, ...] = ("middle", "left", "none")
 FIRST_CLICK_RULES: tuple[str, ...] = game.FIRST_CLICK_RULES
+FLOODS = ("", "sides")  # how a 0 opens its neighbours: all eight, or the four sides
 # The clicks that can flag a cell (mouse.parse_click reads them).
 FLAG_ACTIONS: tuple[str, ...] = ("right", "ctrl+left", "alt+left", "shift+left")
 # What each built-in game does on its first click: sgt-mines always opens a
@@ -146,6 +149,10 @@ class Profile:
     first_click: str = ""
     # The click that flags a cell (one of FLAG_ACTIONS).
     flag: str = "right"
+    # How a 0 opens its neighbours: "" all eight (every game we know but
+    # one), "sides" only the four side by side (a hobby clone's flood fill),
+    # once a session's games showed it.
+    flood: str = ""
     # The window's band above the board on the blank board (faces, counters);
     # None: not kept (older profiles, or no room above the board).
     strip: Strip | None = None
@@ -243,6 +250,7 @@ class Profile:
             "chord": self.chord,
             "first_click": self.first_click,
             "flag": self.flag,
+            **({"flood": self.flood} if self.flood else {}),
             "tiles": {
                 label: [_png_b64(t) for t in variants] for label, variants in self.tiles.items()
             },
@@ -285,6 +293,7 @@ class Profile:
                 chord=None if data.get("chord") is None else str(data["chord"]),
                 first_click=str(data.get("first_click") or ""),
                 flag=str(data.get("flag") or "right"),
+                flood=str(data.get("flood") or ""),
                 strip=None if data.get("strip") is None else _strip_decode(data["strip"]),
             )
         except ProfileError:
@@ -321,6 +330,10 @@ class Profile:
         if self.flag not in FLAG_ACTIONS:
             raise ProfileError(
                 f"{where}: flag click {self.flag!r} is not one of {', '.join(FLAG_ACTIONS)}"
+            )
+        if self.flood not in FLOODS:
+            raise ProfileError(
+                f"{where}: flood {self.flood!r} is not one of {', '.join(repr(f) for f in FLOODS)}"
             )
         if "unknown" not in self.tiles:
             raise ProfileError(f"{where}: has no tile for unopened cells")
