@@ -141,3 +141,37 @@ def test_calibrate_takes_the_flag_click(
     capsys.readouterr()
     assert main(["calibrate", "--image", shot, "--name", "x", "--flag", "middle"]) == 2
     assert not (profile_dir / "x.json").exists()
+
+
+def test_a_sideways_flood_a_session_learned_is_kept_and_read_by_the_next(
+    profile_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # react-minesweeper floods sideways only. The rule was learned from the
+    # first opening of each session and never kept: a trained profile then
+    # read that opening as "a 0 beside unopened cells" and play stopped.
+    import argparse
+
+    from msolver.app.play import _save_learned
+    from msolver.play.readers import reader_for
+
+    save_profile(load_profile("sgt-mines"), "mine")
+    reader = reader_for(load_profile("mine"))
+    assert not reader.sides_only
+    said: list[str] = []
+    reader.sides_only = True
+    # Not kept before a finished board bore out what was named under it.
+    _save_learned(reader, argparse.Namespace(profile="mine"), said.append)
+    assert load_profile("mine").flood == ""
+    from msolver.vision.learning_reader import LearningReader
+
+    monkeypatch.setattr(LearningReader, "proven", property(lambda self: ["1"]))
+    _save_learned(reader, argparse.Namespace(profile="mine"), said.append)
+    assert load_profile("mine").flood == "sides"
+    assert any("side neighbours; saved to" in m for m in said)
+    assert reader_for(load_profile("mine")).sides_only
+    data = json.loads((profile_dir / "mine.json").read_text())
+    assert data["flood"] == "sides"
+    with pytest.raises(ProfileError, match="'diagonal'"):
+        Profile.from_json({**data, "flood": "diagonal"})
+    data.pop("flood")
+    assert Profile.from_json(data).flood == ""  # older profiles: all eight

@@ -755,3 +755,38 @@ def test_a_won_board_is_not_completed_from_a_number_read_unsure_before() -> None
             assert reader.unsure_reads > 0
             return
     pytest.fail("no seed of 40 won a game with a number read unsure")
+
+
+def test_a_chord_that_opens_a_zero_alone_is_played_on_not_stopped(tmp_path: Path) -> None:
+    # react-minesweeper (npm): a chord opens a 0 without opening its
+    # neighbours. Play stopped on "a 0 borders unopened cells" in every game.
+    # A 0 the batch uncovered without clicking it, read through a proven look,
+    # that holds still is the game's: its neighbours are safe.
+    alone = 0
+    for seed in range(6):
+        sim = expert_sim(100 + seed)
+        sim.chord_floods = False
+        log = EventLog(tmp_path / f"log{seed}.jsonl")
+        player, said = make_player(sim, log=log)
+        outcome = player.run()
+        log.close()
+        assert outcome.stopped is None, outcome.stopped
+        assert [g.result for g in outcome.games] == [sim.game.status.value]
+        alone += any("opens a 0 alone" in m for m in said)
+        events = [json.loads(x) for x in (tmp_path / f"log{seed}.jsonl").read_text().splitlines()]
+        clicks = [e for e in events if e["event"] == "click" and e["button"] != "right"]
+        if sim.game.status is Status.LOST:
+            assert clicks[-1]["p_mine"] > 0  # lost on a guess, never a certain move
+    assert alone >= 3  # the chord met a 0 in most games
+
+
+def test_a_zero_on_a_clicked_cell_beside_unopened_cells_still_stops() -> None:
+    # A cell the batch clicked may be lit under the pointer, or drawn sunken
+    # while the button is down, in a grey close to an opened 0: a 0 there
+    # beside unopened cells is never taken as the game's.
+    sim = expert_sim(100)
+    sim.left_floods = False
+    player, said = make_player(sim)
+    outcome = player.run()
+    assert outcome.stopped is not None and "borders unopened cells" in outcome.stopped
+    assert not any("opens a 0 alone" in m for m in said)

@@ -252,3 +252,20 @@ def test_a_reason_resting_on_a_tile_not_named_yet_says_every_reading_instead() -
     assert "(0,1)" not in doubted and "every reading" in doubted
     # a reason that names no unsure cell is kept
     assert click_reasons(board, decision, clicks[:1], unsure=[4]) == [plain]
+
+
+def test_cells_read_several_ways_are_marked_unsure_in_the_recording(tmp_path: Path) -> None:
+    # A frame's board is one of the readings a look not named yet allows; a
+    # person checking a recording took its numbers for what the screen showed
+    # (minesweeper-mvc: a 6 "recorded as 4, then 5, for 12 frames").
+    screen, prof, _capture = _setup(5)
+    rec = tmp_path / "rec"
+    recorder = Recorder(rec, prof)
+    board = Board.parse("12..\n....", mines=2)
+    image = screen.grab()
+    recorder.frame(1, image, board, (), None, unsure=frozenset({1, 0}))
+    recorder.frame(1, image, board, (), None)
+    recorder.close()
+    first, second = _lines(rec)
+    assert first["unsure"] == [[0, 0], [0, 1]]
+    assert "unsure" not in second

@@ -68,6 +68,25 @@ class SimScreen:
     mines_on_win: bool = False
     # The lost board shows only the mine that went off (its other mines stay unopened).
     mines_on_loss: bool = True
+    # The lost game still takes flags (NiceGUI): a right click on a cell left
+    # unopened draws the flag, or takes it off.
+    flags_after_loss: bool = False
+    # A chord opens a 0 without opening the 0's neighbours (react-minesweeper).
+    chord_floods: bool = True
+    left_floods: bool = True  # the same for a left click on an unopened cell
+    # (left, top, right, bottom) of a new-game button on a menu the game
+    # draws over the whole board once a game ends (minesweeper-mvc); a click
+    # on it starts `new_game`. `menu_late`: grabs that show the finished board
+    # first, its cells still taking clicks.
+    menu: tuple[int, int, int, int] | None = None
+    # A lost game opens every safe cell and draws its mines, over our flags and
+    # on the one that went off, in one look (react-minesweeper).
+    loss_opens_all: bool = False
+    menu_late: int = 0
+    _ended_grabs: int = 0
+    # Clicks that reached the board's cells once the game had ended.
+    clicks_after_end: list[tuple[int, int]] = field(default_factory=list)
+    late_flags: set[int] = field(default_factory=set)
     # (left, top, right, bottom) of a face above the board: yellow in play,
     # green once won, red once lost (face_of overrides: status -> colour).
     face: tuple[int, int, int, int] | None = None
@@ -98,9 +117,22 @@ class SimScreen:
                 s = MINE
             if lost and not self.mines_on_loss and s in (MINE, WRONG_FLAG):
                 s = UNKNOWN if s == MINE else FLAG
+            if s == UNKNOWN and i in self.late_flags:
+                s = FLAG
+            if lost and self.loss_opens_all:
+                s = MINE if self.game.is_mine(i) else self.game.numbers()[i]
             r, c = divmod(i, board.width)
             x0, y0 = round(ox + c * px), round(oy + r * py)
             img[y0 : round(y0 + py), x0 : round(x0 + px)] = colour_of(s)
+        if (
+            self.menu is not None
+            and self.game.status is not Status.PLAYING
+            and self._ended_grabs > self.menu_late
+        ):
+            left, top, w, h = self.grid.rect()
+            img[top : top + h, left : left + w] = (120, 120, 40)
+            ml, mt, mr, mb = self.menu
+            img[mt:mb, ml:mr] = (20, 160, 220)
         if self.win_dialog is not None and (
             self.dialog_up or (self.game.status is Status.WON and not self.modal)
         ):
@@ -118,6 +150,9 @@ class SimScreen:
         self.grabs += 1
         if self.game.status is Status.PLAYING:
             self._ticks += 1
+            self._ended_grabs = 0
+        else:
+            self._ended_grabs += 1
         if self.cover is not None and self.cover(self.grabs):
             return np.zeros((SCREEN[1], SCREEN[0], 3), dtype=np.uint8)
         if self._stale_left > 0 and self._stale is not None:
@@ -142,16 +177,31 @@ class SimScreen:
         if self.frozen:
             return
         self._before_change()
+        if (
+            self.menu is not None
+            and self.game.status is not Status.PLAYING
+            and self._ended_grabs > self.menu_late
+        ):
+            ml, mt, mr, mb = self.menu
+            if ml <= x < mr and mt <= y < mb and self.new_game is not None:
+                self.game = self.new_game()
+            return
         i = self.grid.cell_at(x, y)
         if i is None:
             return
+        if self.game.status is not Status.PLAYING:
+            self.clicks_after_end.append((x, y))
         state = self.game.board.cells[i]
+        if self.flags_after_loss and button == "right" and self.game.status is Status.LOST:
+            if state in (UNKNOWN, MINE):
+                self.late_flags ^= {i}
+            return
         if button == "right":
             self.game.flag(i)
         elif state >= 1 and button in self.chords:
-            self.game.chord(i)
+            self.game.chord(i, flood=self.chord_floods)
         elif button == "left" and state == UNKNOWN:
-            self.game.open(i)
+            self.game.open(i, flood=self.left_floods)
         if self.modal and self.win_dialog is not None and self.game.status is Status.WON:
             self.dialog_up = True
 

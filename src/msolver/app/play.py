@@ -215,12 +215,23 @@ def _save_learned(
         return
     new_chord = chord is not None and chord != base.chord
     new_rule = first_click is not None and first_click != base.first_click
-    if learned is None and not new_chord and not new_rule:
+    # A sideways flood learned from an opening, kept once a finished board
+    # bore out the names read under it: a trained profile read every game's
+    # first opening as "a 0 beside unopened cells" without it.
+    new_flood = (
+        isinstance(reader, LearningReader)
+        and reader.sides_only
+        and bool(reader.proven)
+        and base.flood != "sides"
+    )
+    if learned is None and not new_chord and not new_rule and not new_flood:
         return
     if new_chord:
         base = base.with_changes(chord=chord)
     if new_rule:
         base = base.with_changes(first_click=first_click)
+    if new_flood:
+        base = base.with_changes(flood="sides")
     try:
         path = save_profile(base, name)
     except ProfileError as exc:
@@ -232,6 +243,8 @@ def _save_learned(
         say(f"chord button: {chord}; saved to {path}")
     if new_rule:
         say(f"first-click rule: {first_click}; saved to {path}")
+    if new_flood:
+        say(f"a 0 here opens only its side neighbours; saved to {path}")
 
 
 def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, say: Any) -> int:
@@ -251,7 +264,7 @@ def _run_player(capture: Capture, profile: Profile, args: argparse.Namespace, sa
     if args.games > 1 and new_game is None:
         raise CommandError(
             f"--games {args.games} needs the profile's new-game action; calibrate with "
-            "--new-game KEY|click:X,Y",
+            "--new-game KEY|click:X,Y|menu:X,Y",
             EXIT_USAGE,
         )
     keys = _hotkeys(args, say)

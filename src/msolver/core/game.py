@@ -158,8 +158,9 @@ class Game:
 
     # -- moves ------------------------------------------------------------------
 
-    def open(self, index: int) -> Status:
-        """Open one cell; a zero floods its neighbours."""
+    def open(self, index: int, *, flood: bool = True) -> Status:
+        """Open one cell; a zero floods its neighbours (unless `flood` is False: a
+        game whose chord opens a 0 alone, react-minesweeper)."""
         if self.status is not PLAYING or self._view[index] != UNKNOWN:
             return self.status
         if not self._laid:
@@ -168,7 +169,7 @@ class Game:
             self._lose(index)
             return self.status
         n = self._near[index]
-        if n:
+        if n or not flood:
             # A number opens itself alone (most opens): no flood to run.
             self._view[index] = n
             if self._written is not None:
@@ -193,8 +194,9 @@ class Game:
         if self._written is not None:
             self._written.append(index)
 
-    def chord(self, index: int) -> Status:
-        """Open every unflagged neighbour of a number whose flags are complete."""
+    def chord(self, index: int, *, flood: bool = True) -> Status:
+        """Open every unflagged neighbour of a number whose flags are complete
+        (`flood`: as `open`)."""
         n = self._view[index]
         if self.status is not PLAYING or n < 1:
             return self.status
@@ -203,7 +205,7 @@ class Game:
             return self.status
         for j in nbrs:
             if self._view[j] == UNKNOWN:
-                self.open(j)
+                self.open(j, flood=flood)
         return self.status
 
     # -- internals ----------------------------------------------------------------

@@ -172,6 +172,9 @@ class _Game:
     # The game's first click on a board with nothing open, until a read shows
     # what it opened (evidence on the first-click rule).
     first_index: int | None = None
+    # 0s shown beside unopened cells that the game left so (see
+    # `Player._zeros_left_alone`): their neighbours are ours to open.
+    zeros_alone: set[int] = field(default_factory=set)
 
 
 class Player:
@@ -268,7 +271,9 @@ class Player:
             and self.grid.inside(new_game.x, new_game.y)
         ):
             raise PlayStop(
-                f"the new-game button {new_game} lies on the board; recalibrate its position"
+                f"the new-game button {new_game} lies on the board; recalibrate its position "
+                f"(menu:{new_game.x},{new_game.y} if the game shows it there only once the "
+                "board is gone)"
             )
 
     # -- the whole session -----------------------------------------------------
@@ -449,6 +454,7 @@ class Player:
                         reading.low_confidence,
                         decision,
                         judged=game.covered or game.judged,
+                        unsure=reading.unsure,
                     )
                 secs = self.clock() - start
                 stats = live_stats(
@@ -508,7 +514,14 @@ class Player:
             game.guesses += not decision.certain
             if self.recorder is not None:
                 self.recorder.frame(
-                    number, image, board, reading.low_confidence, decision, clicks, why
+                    number,
+                    image,
+                    board,
+                    reading.low_confidence,
+                    decision,
+                    clicks,
+                    why,
+                    unsure=reading.unsure,
                 )
             self._strip_in_play()
             self._send(game, board, clicks, why)
@@ -529,7 +542,13 @@ class Player:
             return
         image, reading = self._looked
         self.recorder.frame(
-            game, image, reading.board, reading.low_confidence, None, stop=why or "stopped"
+            game,
+            image,
+            reading.board,
+            reading.low_confidence,
+            None,
+            stop=why or "stopped",
+            unsure=reading.unsure,
         )
 
     def _first_click_seen(self, board: Board, index: int) -> None:
@@ -702,7 +721,7 @@ class Player:
                         # A look under it not named yet: a verdict only.
                         game.covered = game.covered or bool(won.unsure)
                     return image, won
-            open_zero = self._open_zero(reading)
+            open_zero = self._open_zero(reading, game)
             if not reading.low_confidence and open_zero is None:
                 return image, reading
             # Unread cells that are all cells the batch clicked, or a passing
@@ -733,6 +752,8 @@ class Player:
                 if reading.problem:
                     raise PlayStop(f"cannot read the board: {reading.problem}")
                 if not reading.low_confidence and open_zero is not None:
+                    if self._zeros_left_alone(reading, known, clicked, game):
+                        return image, reading
                     raise PlayStop(
                         f"a 0 at {_where(board, open_zero)} borders unopened cells, which no "
                         "game shows: a misread (a highlighted cell?) or a frozen redraw"
@@ -1019,13 +1040,60 @@ class Player:
         cells[hit[0]] = EXPLODED
         return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
-    def _open_zero(self, reading: Reading) -> int | None:
+    def _open_zero(self, reading: Reading, game: _Game | None = None) -> int | None:
         """A 0 next to an unopened cell, if any: the game opens a 0's neighbours in the
         same redraw, so such a frame is caught mid-redraw or misread (gnome-mines
         lights the cell under the pointer in a grey close to an opened cell). A
-        game seen to flood sideways only opens a 0's side neighbours."""
+        game seen to flood sideways only opens a 0's side neighbours. The 0s
+        this game was seen to leave so (`_zeros_left_alone`) do not count."""
         opens = self._sides if reading.sides_only else self._nbrs
-        return zero_beside_unknown(reading.board.cells, opens)
+        cells = reading.board.cells
+        alone = game.zeros_alone if game is not None else ()
+        for i in self._zeros_open(cells, opens):
+            if i not in alone:
+                return i
+        return None
+
+    @staticmethod
+    def _zeros_open(cells: Sequence[int], opens: Sequence[Sequence[int]]) -> list[int]:
+        """Every 0 with an unopened cell among `opens` of it."""
+        if zero_beside_unknown(cells, opens) is None:
+            return []
+        return [
+            i for i, s in enumerate(cells) if s == 0 and any(cells[j] == UNKNOWN for j in opens[i])
+        ]
+
+    def _zeros_left_alone(
+        self, reading: Reading, known: Board | None, clicked: set[int], game: _Game | None
+    ) -> bool:
+        """Whether the 0s beside unopened cells, held still past every wait, are 0s
+        the game left so: react-minesweeper's chord, or its left click on an
+        opened number (which chords), opens a 0 without opening the 0's
+        neighbours, and play stopped there in every game.
+
+        Taken only where no misread can be behind it: each such 0 was unopened
+        before the batch and not a cell the batch clicked (a lit cell under
+        the pointer, or one drawn sunken while the button was down, is a
+        clicked one), on a board read one way only, after the frame held
+        still past every wait. Their neighbours are then safe, and the solver
+        opens them. The 0's look may be named by the rules alone, as every
+        look is in a new theme's first game: the player opens cells on such
+        0s all game (a fresh profile at 16x16 met a chord's 0 before any
+        game had ended, and stopped in game 1 every time)."""
+        if game is None or known is None or reading.problem or reading.unsure:
+            return False
+        opens = self._sides if reading.sides_only else self._nbrs
+        zeros = [
+            i for i in self._zeros_open(reading.board.cells, opens) if i not in game.zeros_alone
+        ]
+        if not zeros or any(known.cells[i] != UNKNOWN or i in clicked for i in zeros):
+            return False
+        game.zeros_alone.update(zeros)
+        self.say(
+            f"the 0 at {_where(reading.board, zeros[0])} held still beside unopened cells: "
+            "this game opens a 0 alone there (a chord); its neighbours are safe"
+        )
+        return True
 
     def _drawing(self, image: Image) -> bool:
         """Whether the screen has changed since `image`, a frame that held still
@@ -1139,8 +1207,12 @@ class Player:
         # off again: toggled, not missed. It is sent once more (once per
         # cell: a game that never flags still stops).
         late = any(c not in pending and game.misses.get((c.index, c.kind), 0) for c in sent)
-        if any(c not in pending and c.index != game.doubted_guess for c in sent):
-            game.doubted_guess = None  # the game answers a later click: it goes on
+        # The game answers a later click that opens: it goes on. A flag drawn
+        # is no such answer: a lost game may still take flags (NiceGUI).
+        if any(
+            c not in pending and c.index != game.doubted_guess for c in sent if c.kind != "right"
+        ):
+            game.doubted_guess = None
         if self.chord_buttons and any(c.kind == "chord" and c not in pending for c in sent):
             # A chord opened its cells: this button works here (kept in the profile).
             self.chord_found = self.chord_buttons[0]
@@ -1201,12 +1273,16 @@ class Player:
         self._quiet_screen(self.settings.end_quiet, self.settings.new_game_timeout)
         # The button is kept in the profile's pixels; the mouse clicks in points.
         button = self.frame.to_points(ng.x, ng.y)
-        attempts = 3
+        menu = ng.kind == "menu"
+        # A menu may come only after an end screen that holds for seconds
+        # (minesweeper-mvc: 5 s of "YOU WIN!"), which takes no click.
+        attempts = _MENU_ATTEMPTS if menu else 3
+        timeout = self.settings.new_game_timeout * (_MENU_ATTEMPTS / 3 if menu else 1)
         covered = False
         # The keys that close a box the game opened, tried in turn: Escape, then
         # Return, which presses a message box's default button (Tk's "OK" box
-        # takes no Escape).
-        closers = ["esc", "enter"]
+        # takes no Escape). Not into a game's own menu: Escape may quit it.
+        closers = [] if menu else ["esc", "enter"]
         under: int | None = None
         for attempt in range(1, attempts + 1):
             self._check_stop()
@@ -1222,12 +1298,17 @@ class Player:
                 self._key_over_board(key, under)
                 self._quiet_screen(self.settings.end_quiet, self.settings.new_game_timeout / 6)
             image = self._grab()
+            deadline = self.clock() + timeout / attempts
+            if menu and not self._menu_shows(ng, deadline):
+                # The board (or most of it) still shows where the button is to
+                # come: a click there could open a cell. Nothing is sent.
+                reading = None
+                continue
             if ng.kind == "key":
                 self._key_over_board(ng.key)
             else:
                 self._mouse(lambda: self.mouse.click(*button, "left"))
                 self._mouse(lambda: self.mouse.move(*self.park))
-            deadline = self.clock() + self.settings.new_game_timeout / attempts
             reading = None
             while self.clock() < deadline:
                 image = self._wait_change(image, max(0.0, deadline - self.clock()))
@@ -1247,13 +1328,34 @@ class Player:
         why = (
             "something covers the board (a dialog or another window; Escape and Return did "
             "not close it) or the game's window is gone: close it and start again"
-            if covered
+            if covered and not menu
+            else "the game's menu never hid the board, so its button was not clicked"
+            if menu and reading is None
             else "is the game's window behind another one, or the action wrong for this game?"
         )
         raise PlayStop(
             f"the new-game action ({ng}) did not bring up a fresh board within "
-            f"{self.settings.new_game_timeout:.0f} s: {why}"
+            f"{timeout:.0f} s: {why}"
         )
+
+    def _menu_shows(self, ng: NewGame, deadline: float) -> bool:
+        """Wait until the board is hidden where a menu's new-game button is to be
+        clicked: most cells, and the one under the button, read as no tile of
+        the game (a menu or an end screen over them); False at `deadline`.
+
+        A finished board still showing reads as the game's tiles (its mines
+        are a fifth of an expert board's cells at most), so a click meant for
+        the menu never lands on a cell of a board that shows."""
+        at = self.grid.cell_at(ng.x, ng.y)
+        while True:
+            self._check_stop()
+            reading = self.reader.read(self._grab())
+            low = set(reading.low_confidence)
+            if 2 * len(low) >= reading.board.size and (at is None or at in low):
+                return True
+            if self.clock() >= deadline:
+                return False
+            self.sleep(0.05)
 
     def _key_over_board(self, key: str, cell: int | None = None) -> None:
         """Send `key` with the pointer over the board (over `cell`, else the first
@@ -1300,6 +1402,10 @@ _STRIP_MIN_CHANGE = 12
 # A batch the game has begun to draw is waited for up to this many slow_draw
 # windows before its clicks still not shown are sent again.
 _MOST_WAITS = 4
+
+# A new-game button on a menu the game shows over the board is tried this
+# many times, over as many thirds of new_game_timeout.
+_MENU_ATTEMPTS = 5
 
 # Fewer cells than this under a cover are a misread tile, not a window.
 _COVER_MIN = 9

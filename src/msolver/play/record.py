@@ -21,7 +21,7 @@ code and lists the frames whose read differs.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -118,11 +118,15 @@ class Recorder:
         *,
         judged: bool = False,
         stop: str = "",
+        unsure: Collection[int] = (),
     ) -> None:
         """Keep one frame. `judged`: its board is the player's verdict on the
         game's end (under a cover, or from cells the game drew as it ended),
         not what the reader read from the image. `stop`: why play stopped on
-        this frame (the last one read)."""
+        this frame (the last one read). `unsure`: cells whose number differs
+        between the readings the looks not named yet allow; `board` is one of
+        those readings, so a person reading the recording must not take those
+        cells' numbers for what the screen shows."""
         if self._fh is None:
             return
         self.frames += 1
@@ -143,6 +147,8 @@ class Recorder:
             line["stop"] = stop
         line["mines"] = board.mines
         line["low_confidence"] = [list(divmod(i, w)) for i in low_confidence]
+        if unsure:
+            line["unsure"] = [list(divmod(i, w)) for i in sorted(unsure)]
         line["decision"] = None if decision is None else _decision_json(board, decision)
         line["clicks"] = [
             {
