@@ -318,10 +318,19 @@ def test_calibrate_new_game_click_on_the_board(
     write_png(png, desktop(shot(SHOTS / "gnome-mines" / "w1200-g0-start.png"), (300, 200)))
     # The board's origin is (323, 308) with a 33 px pitch: (400, 400) is a cell.
     line = refusal(capsys, "calibrate", "--image", str(png), "--new-game", "click:400,400")
-    assert "on the board" in line
+    assert "on the board" in line and "menu:400,400" in line
     assert not list(profile_dir.iterdir())
     rc, _, err = run(capsys, "calibrate", "--image", str(png), "--new-game", "click:310,250")
     assert rc == 0, err
+    # A button the game shows there only on a menu once the board is gone
+    # (minesweeper-mvc): said so, it is kept, and clicked only then.
+    from msolver.vision.profile import load_profile
+
+    args = ("--image", str(png), "--name", "m", "--new-game", "menu:400,400")
+    rc, _, err = run(capsys, "calibrate", *args)
+    assert rc == 0, err
+    assert load_profile("m").new_game == "menu:400,400"
+    assert "menu:4" in refusal(capsys, "calibrate", "--image", str(png), "--new-game", "menu:4")
 
 
 def test_calibrate_new_game_not_a_key(capsys: Capture, tmp_path: Path, profile_dir: Path) -> None:

@@ -427,3 +427,49 @@ def test_a_won_board_under_a_cover_is_won_though_a_look_under_it_was_unsure() ->
         assert reader.unsure_reads > 0 and not reader.learned
         return
     pytest.fail("no seed of 40 won a game with a number read unsure")
+
+
+def _menu_game(late: int) -> tuple[SimScreen, Player, list[str]]:
+    """9x9 games whose only new-game button (over the board's middle) is on a
+    menu shown in place of the board `late` grabs after a game ends."""
+    grid = Grid(origin=(40.0, 60.0), pitch=(20.0, 20.0), rows=9, cols=9)
+    seeds = iter(range(300, 400))
+    sim = SimScreen(
+        game=Game(9, 9, 10, seed=next(seeds), first_click="safe"),
+        grid=grid,
+        menu=(110, 130, 150, 150),
+        menu_late=late,
+        new_game=lambda: Game(9, 9, 10, seed=next(seeds), first_click="safe"),
+    )
+    said: list[str] = []
+    player = Player(
+        SimReader(grid, 10),
+        sim.capture(),
+        sim.mouse(),
+        FakeHotkeys(started=True),
+        new_game=NewGame.parse("menu:130,140"),
+        settings=_settings(3),
+        say=said.append,
+        clock=FakeClock(),
+    )
+    return sim, player, said
+
+
+def test_a_new_game_button_on_a_menu_over_the_board_is_clicked_once_the_menu_shows() -> None:
+    # minesweeper-mvc: once a game ends, a menu takes the board's place, its
+    # EASY button where cells were; no key starts a game. Calibration had
+    # refused the button as "on the board itself". The finished board shows
+    # for a while first: a click there would land on a cell.
+    sim, player, _said = _menu_game(late=40)
+    outcome = player.run()
+    assert outcome.stopped is None, outcome.stopped
+    assert len(outcome.games) == 3
+    assert sim.clicks_after_end == []
+
+
+def test_a_menu_that_never_hides_the_board_is_never_clicked() -> None:
+    sim, player, _said = _menu_game(late=10**9)
+    outcome = player.run()
+    assert outcome.stopped is not None and "never hid the board" in outcome.stopped
+    assert len(outcome.games) == 1
+    assert sim.clicks_after_end == []

@@ -28,8 +28,11 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--new-game",
         default=None,
-        metavar="KEY|click:X,Y",
-        help="how to start a new game: a key such as n, ctrl+n, F2, or click:X,Y (screen px)",
+        metavar="KEY|click:X,Y|menu:X,Y",
+        help=(
+            "how to start a new game: a key such as n, ctrl+n, F2, click:X,Y (screen px), "
+            "or menu:X,Y (a button the game shows where the board was once a game ends)"
+        ),
     )
     p.add_argument(
         "--theme",
@@ -93,7 +96,9 @@ def check_click_off_board(new_game: str | None, rect: tuple[int, int, int, int])
     if action.kind == "click" and left <= action.x < left + w and top <= action.y < top + h:
         raise ValueError(
             f"--new-game {new_game}: ({action.x}, {action.y}) is on the board itself "
-            f"(x {left}-{left + w - 1}, y {top}-{top + h - 1}); give the new-game button's place"
+            f"(x {left}-{left + w - 1}, y {top}-{top + h - 1}); give the new-game button's "
+            f"place (menu:{action.x},{action.y} if the game shows that button there only once "
+            "the board is gone, as a menu after each game)"
         )
 
 

@@ -295,7 +295,8 @@ def _ask_new_game(
     else:
         default = "n"
     answer = ask(
-        f"How does a new game start? A key (n, ctrl+n, F2), click:X,Y, or 'none' [{default}]: "
+        f"How does a new game start? A key (n, ctrl+n, F2), click:X,Y, menu:X,Y, or 'none' "
+        f"[{default}]: "
     ).strip()
     if answer.lower() == "none":
         return None

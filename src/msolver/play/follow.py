@@ -157,7 +157,7 @@ def shift_profile(prof: Profile, dx: float, dy: float) -> Profile:
             ng = NewGame.parse(prof.new_game)
         except ValueError:
             return moved
-        if ng.kind == "click":
+        if ng.clicks:
             # The button moves with the window.
-            moved = moved.with_changes(new_game=f"click:{ng.x + round(dx)},{ng.y + round(dy)}")
+            moved = moved.with_changes(new_game=f"{ng.kind}:{ng.x + round(dx)},{ng.y + round(dy)}")
     return moved

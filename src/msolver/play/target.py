@@ -39,28 +39,38 @@ def park_point(grid: Grid, screen: Region) -> tuple[int, int]:
     raise ValueError("the board fills the whole screen: nowhere to rest the pointer")
 
 
-_CLICK_RE = re.compile(r"^click:\s*(-?\d+)\s*,\s*(-?\d+)$")
+_CLICK_RE = re.compile(r"^(click|menu):\s*(-?\d+)\s*,\s*(-?\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """How a new game starts: a key combination, or a click on a button (screen px)."""
+    """How a new game starts: a key combination, a click on a button (screen px),
+    or a click on a button of a menu the game shows over the board once a game
+    has ended ("menu": sent only while that menu hides the board, never on a
+    board that shows; minesweeper-mvc's only way to a new game)."""
 
-    kind: Literal["key", "click"]
+    kind: Literal["key", "click", "menu"]
     key: str = ""
     x: int = 0
     y: int = 0
 
     @classmethod
     def parse(cls, text: str) -> NewGame:
-        """ "n", "ctrl+n", "F2" or "click:X,Y"; ValueError naming the problem."""
+        """ "n", "ctrl+n", "F2", "click:X,Y" or "menu:X,Y"; ValueError naming the problem."""
         m = _CLICK_RE.match(text.strip())
         if m:
-            return cls("click", x=int(m.group(1)), y=int(m.group(2)))
-        if text.strip().startswith("click"):
-            raise ValueError(f"new-game action {text!r}: expected click:X,Y with whole pixels")
+            kind: Literal["click", "menu"] = "menu" if m.group(1) == "menu" else "click"
+            return cls(kind, x=int(m.group(2)), y=int(m.group(3)))
+        for word in ("click", "menu"):
+            if text.strip().startswith(word):
+                raise ValueError(f"new-game action {text!r}: expected {word}:X,Y with whole pixels")
         split_combo(text)
         return cls("key", key=text.strip())
 
+    @property
+    def clicks(self) -> bool:
+        """Whether the action is a click (on a button or a menu's)."""
+        return self.kind != "key"
+
     def __str__(self) -> str:
-        return f"click:{self.x},{self.y}" if self.kind == "click" else self.key
+        return self.key if self.kind == "key" else f"{self.kind}:{self.x},{self.y}"
