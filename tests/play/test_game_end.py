@@ -473,3 +473,30 @@ def test_a_menu_that_never_hides_the_board_is_never_clicked() -> None:
     assert outcome.stopped is not None and "never hid the board" in outcome.stopped
     assert len(outcome.games) == 1
     assert sim.clicks_after_end == []
+
+
+# Seeds whose 9x9 game is lost, with the game's mines drawn over our flags in a
+# look the reader does not know; before, each was counted won ("a window
+# covers the board as the game ends" or "covers part of the won board").
+BOMBS_OVER_FLAGS = [54, 134, 136, 150, 157, 167, 235]
+
+
+@pytest.mark.parametrize("seed", BOMBS_OVER_FLAGS)
+def test_a_loss_that_opens_every_cell_and_draws_mines_over_our_flags_is_lost(seed: int) -> None:
+    # react-minesweeper: its loss opens every safe cell and draws every mine,
+    # over our flags too. The changed flags made a box of "cover"; filled in
+    # from the board before, the guess that went off counted as opened and
+    # the board added up to a win. A box that mostly shows the board as it
+    # was is no window; and flags drawn otherwise after a guess are a loss
+    # (a won game leaves our flags be).
+    grid = Grid(origin=(40.0, 60.0), pitch=(20.0, 20.0), rows=9, cols=9)
+    sim = SimScreen(
+        game=Game(9, 9, 10, seed=seed, first_click="safe"), grid=grid, loss_opens_all=True
+    )
+    reader = SimReader(grid, 10, unseen=frozenset({MINE, EXPLODED}))
+    player, said = _player(sim, sim.capture(), _settings(1), reader=reader)
+    outcome = player.run()
+    assert sim.game.status is Status.LOST
+    assert outcome.stopped is None, outcome.stopped
+    assert [g.result for g in outcome.games] == ["lost"], said
+    assert not any("won" in m for m in said), said

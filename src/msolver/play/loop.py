@@ -786,11 +786,16 @@ class Player:
         if known is None or not sent:
             return None
         box = _cover_box(reading, known, self._doubt)
-        if len(box) < min(_COVER_MIN, known.size) or not _hides_fixed_cells(
-            reading, known, box, self._doubt
+        if (
+            len(box) < min(_COVER_MIN, known.size)
+            or not _hides_fixed_cells(reading, known, box, self._doubt)
+            or not _mostly_hidden(reading, known, box, self._doubt)
         ):
-            # Only unopened cells changed: the game drew in them (its mines, in
-            # a look not learned yet), nothing lies over the board.
+            # Only unopened cells changed, or scattered cells in a board that
+            # shows as it was: the game drew in them (its mines, in a look not
+            # learned yet, over our flags too: react-minesweeper, whose loss
+            # had been taken for a window over a won board), nothing lies
+            # over the board.
             return self._ended_by_reveal(reading, known, sent)
         opened = _opens(sent)
         outside = [s for i, s in enumerate(reading.board.cells) if i not in box]
@@ -919,7 +924,14 @@ class Player:
         could_win = sum(1 for i in opened if known.cells[i] == UNKNOWN) >= safe_left
         if not drawn:
             return self._ended_by_strip(reading, known, guessed, could_win)
-        if could_win:
+        # Our flags drawn otherwise: a won game leaves them be (it may add its
+        # own on the mines left), a loss may draw its mines over them
+        # (react-minesweeper). So the batch's guess that could have finished
+        # the game did not.
+        flags_redrawn = any(
+            s == FLAG and (i in unsure or board.cells[i] != FLAG) for i, s in enumerate(known.cells)
+        )
+        if could_win and not flags_redrawn:
             return None
         hit = [i for i in guessed if i in unsure or board.cells[i] < 0] or guessed
         self.say(
@@ -1469,6 +1481,27 @@ def _hides_fixed_cells(
     )
 
 
+def _mostly_hidden(
+    reading: Reading, known: Board, box: set[int], doubt: frozenset[int] = frozenset()
+) -> bool:
+    """Whether at least half the cells of `box` are hidden, as under a window:
+    unread, or an opened cell or a flag of `known` that reads otherwise now (a
+    cell of `doubt`, read unsurely then, counts as hidden). A cell unopened
+    before that reads as a number now shows the board, not a window. More
+    cells read open than the board has safe cells: nothing is the board."""
+    if sum(1 for s in reading.board.cells if s >= 0) > known.size - known.mines:
+        return True
+    unsure = set(reading.low_confidence)
+    hidden = sum(
+        1
+        for i in box
+        if i in unsure
+        or i in doubt
+        or (known.cells[i] != UNKNOWN and reading.board.cells[i] != known.cells[i])
+    )
+    return 2 * hidden >= len(box)
+
+
 def _won_under_cover(
     reading: Reading,
     known: Board,
@@ -1496,6 +1529,12 @@ def _won_under_cover(
         # Only unopened cells look new: no window over the board but the game
         # drawing in its cells (its mines, in a look not learned yet), which
         # may as well be a loss (`_won_by_reveal` judges that case).
+        return None
+    if not _mostly_hidden(reading, known, covered, doubt):
+        # The box of what changed mostly shows the board as it was: no window
+        # lies over it, the game drew in scattered cells. react-minesweeper's
+        # loss draws its mines over our flags and on the guess that went off:
+        # filled back in from before, that board added up to a win.
         return None
     hidden_opens = []
     for i in covered:
