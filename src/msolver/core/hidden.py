@@ -26,7 +26,11 @@ _MOST_FREE = 300
 
 
 def won_beneath(
-    cells: list[int], hidden: Iterable[int], opened: Iterable[int], board: Board
+    cells: list[int],
+    hidden: Iterable[int],
+    opened: Iterable[int],
+    board: Board,
+    unsure: Iterable[int] = (),
 ) -> Board | None:
     """The won board, if `cells` can be one.
 
@@ -34,6 +38,10 @@ def won_beneath(
     it (unknown ones still unknown). hidden: the cells under the cover.
     opened: the cells the last batch opened (clicked, or chorded around).
     board: the board before the batch (size and mine count).
+    unsure: opened cells whose number the reader could not name for sure
+    (one of several readings of a look): open, but their numbers bind
+    nothing, and the won board gives them the count of their mines. A 3
+    read as a 2 had left minesweeper-mvc's win under its end screen unfound.
     Returns the board with the hidden cells filled in (opened with their
     numbers, or left unknown as mines), or None when no won board fits.
     """
@@ -41,6 +49,7 @@ def won_beneath(
         return None
     nbrs = neighbours_table(board.width, board.height)
     hidden_set = set(hidden)
+    doubt = {i for i in unsure if cells[i] >= 0}
     clicked = {i for i in opened if cells[i] == UNKNOWN and i in hidden_set}
     free = sorted(i for i in hidden_set if cells[i] == UNKNOWN and i not in clicked)
     if len(free) > _MOST_FREE:
@@ -54,7 +63,7 @@ def won_beneath(
     # Each number seen: the mines it still needs among its free neighbours.
     cons: list[tuple[list[int], int]] = []
     for i, s in enumerate(cells):
-        if s < 0 or i in clicked:
+        if s < 0 or i in clicked or i in doubt:
             continue
         need = s - sum(1 for j in nbrs[i] if j in fixed)
         around = [j for j in nbrs[i] if j in free_set]
@@ -81,7 +90,7 @@ def won_beneath(
     def filled(layout: dict[int, bool]) -> list[int]:
         """The board under `layout`: hidden cells opened show their numbers."""
         value = list(cells)
-        for i in [*free, *clicked]:
+        for i in [*free, *clicked, *doubt]:
             if not layout.get(i, False):
                 value[i] = sum(1 for j in nbrs[i] if j in fixed or layout.get(j, False))
         return value

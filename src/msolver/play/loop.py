@@ -1547,7 +1547,9 @@ def _won_under_cover(
     if shown < known.size - known.mines:
         # Fewer safe cells open than the board has: a 0 the batch opened may
         # have opened more under the cover (a cascade), if the rest fits.
-        filled = won_beneath(cells, covered, opened, known)
+        # (Numbers read through a look not named yet bind nothing there: one
+        # reading of several, a wrong one had hidden minesweeper-mvc's win.)
+        filled = won_beneath(cells, covered, opened, known, doubt | reading.unsure)
         return None if filled is None else Reading(filled, unsure=unsure)
     if shown != known.size - known.mines:
         return None
