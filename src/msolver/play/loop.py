@@ -1058,21 +1058,21 @@ class Player:
         lights the cell under the pointer in a grey close to an opened cell). A
         game seen to flood sideways only opens a 0's side neighbours. The 0s
         this game was seen to leave so (`_zeros_left_alone`) do not count."""
+        zeros = self._zeros_open(reading, game)
+        return zeros[0] if zeros else None
+
+    def _zeros_open(self, reading: Reading, game: _Game | None) -> list[int]:
+        """Every 0 with an unopened cell among the cells its cascade opens, but
+        those `game` was seen to leave so."""
         opens = self._sides if reading.sides_only else self._nbrs
         cells = reading.board.cells
-        alone = game.zeros_alone if game is not None else ()
-        for i in self._zeros_open(cells, opens):
-            if i not in alone:
-                return i
-        return None
-
-    @staticmethod
-    def _zeros_open(cells: Sequence[int], opens: Sequence[Sequence[int]]) -> list[int]:
-        """Every 0 with an unopened cell among `opens` of it."""
         if zero_beside_unknown(cells, opens) is None:
-            return []
+            return []  # (most frames: one pass, stopped at the first such 0)
+        alone = game.zeros_alone if game is not None else set()
         return [
-            i for i, s in enumerate(cells) if s == 0 and any(cells[j] == UNKNOWN for j in opens[i])
+            i
+            for i, s in enumerate(cells)
+            if s == 0 and i not in alone and any(cells[j] == UNKNOWN for j in opens[i])
         ]
 
     def _zeros_left_alone(
@@ -1094,10 +1094,7 @@ class Player:
         game had ended, and stopped in game 1 every time)."""
         if game is None or known is None or reading.problem or reading.unsure:
             return False
-        opens = self._sides if reading.sides_only else self._nbrs
-        zeros = [
-            i for i in self._zeros_open(reading.board.cells, opens) if i not in game.zeros_alone
-        ]
+        zeros = self._zeros_open(reading, game)
         if not zeros or any(known.cells[i] != UNKNOWN or i in clicked for i in zeros):
             return False
         game.zeros_alone.update(zeros)
