@@ -300,6 +300,9 @@ class SimReader:
     def forget_unproven(self) -> None:
         self.forgotten += 1
 
+    def zeros_alone(self, cells: frozenset[int]) -> None:
+        return None  # reads the game's own board: no 0 is refused
+
 
 def expert_sim(seed: int, *, first_click: str = "opening", **kwargs: object) -> SimScreen:
     """An expert game drawn at (40, 60) with 20 px cells."""

@@ -267,6 +267,9 @@ class CheckedReader:
     def forget_unproven(self) -> None:
         self.reader.forget_unproven()
 
+    def zeros_alone(self, cells: frozenset[int]) -> None:
+        self.reader.zeros_alone(cells)
+
 
 def play_checked(
     screen: ThemedScreen,

@@ -109,6 +109,10 @@ class TapingReader:
         self.tape.calls.append(("forget_unproven",))
         self.reader.forget_unproven()
 
+    def zeros_alone(self, cells: frozenset[int]) -> None:
+        self.tape.calls.append(("zeros_alone", sorted(cells)))
+        self.reader.zeros_alone(cells)
+
 
 @dataclass
 class RenderedScreen(SimScreen):
@@ -247,8 +251,12 @@ def replay(
             seconds.append(time.process_time() - start)
         elif call[0] == "sent":
             reader.sent(*call[1:])
-        else:
+        elif call[0] == "learn":
             reader.learn(call[1].image(), call[2])
+        elif call[0] == "zeros_alone":
+            reader.zeros_alone(frozenset(call[1]))
+        else:
+            reader.forget_unproven()
     return readings, seconds
 
 

@@ -750,6 +750,8 @@ class Player:
                         return image, ended
                 board = reading.board
                 if reading.problem:
+                    if reading.zeros_open and self._zeros_left_alone(reading, known, clicked, game):
+                        continue  # read again: the reader takes those 0s as the game's
                     raise PlayStop(f"cannot read the board: {reading.problem}")
                 if not reading.low_confidence and open_zero is not None:
                     if self._zeros_left_alone(reading, known, clicked, game):
@@ -1091,13 +1093,22 @@ class Player:
         opens them. The 0's look may be named by the rules alone, as every
         look is in a new theme's first game: the player opens cells on such
         0s all game (a fresh profile at 16x16 met a chord's 0 before any
-        game had ended, and stopped in game 1 every time)."""
-        if game is None or known is None or reading.problem or reading.unsure:
+        game had ended, and stopped in game 1 every time).
+
+        A reader learning a theme leaves a frame unread for such 0s when it
+        shows a look not named yet (`Reading.zeros_open`: a glyph fading in
+        may read as a 0 for a while): the 0s are judged the same way, and the
+        reader is told, so that it names the new look (react-minesweeper
+        stopped where a chord's lone 0 came with the game's first 6)."""
+        if game is None or known is None or reading.unsure:
             return False
-        zeros = self._zeros_open(reading, game)
+        if reading.problem and not reading.zeros_open:
+            return False
+        zeros = sorted(reading.zeros_open) if reading.problem else self._zeros_open(reading, game)
         if not zeros or any(known.cells[i] != UNKNOWN or i in clicked for i in zeros):
             return False
         game.zeros_alone.update(zeros)
+        self.reader.zeros_alone(frozenset(zeros))
         self.say(
             f"the 0 at {_where(reading.board, zeros[0])} held still beside unopened cells: "
             "this game opens a 0 alone there (a chord); its neighbours are safe"

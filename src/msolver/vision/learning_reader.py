@@ -436,6 +436,8 @@ class LearningReader:
         # Flags sent while a guess's look is still unnamed (see sent): the
         # solver's, on the readings where that guess was safe.
         self._flags_after_guess: frozenset[int] = frozenset()
+        # 0s the player saw this game leave beside unopened cells (zeros_alone).
+        self._left_alone: set[int] = set()
         self._candidate: tuple[Image, float] | None = None
         self._cache: dict[int, tuple[bytes, Content]] = {}
         self._shown: dict[int, dict[bytes, Content]] = {}
@@ -1365,6 +1367,7 @@ class LearningReader:
             self._batch = frozenset()
             self._guessed = frozenset()
             self._flags_after_guess = frozenset()
+            self._left_alone.clear()
             # A look never named and never part of a clean read was seen only
             # on frames read as nothing (a lost board under the game's box,
             # where the box's own pieces made looks): it is no tile of this
@@ -1451,17 +1454,19 @@ class LearningReader:
             self._seen(self._keys(known, look_of), board, look_of)
             self._prove(board, look_of)
             return Reading(board, unproven=self._unproven(look_of))
-        zero = self._zero_beside_unopened(known)
-        if zero is not None:
+        zeros = self._zeros_beside_unopened(known)
+        if zeros:
             # A frame the game is still drawing: a 0 opens its neighbours in the
             # same redraw, so a 0 beside an unopened cell is a cell whose face is
             # drawn and its glyph not yet (a glyph that fades in; a cascade drawn
             # a step at a time). Its rules are not the board's: our page's seed
             # 2123 at 90%, a 2 fading in read as the 0 there, and with it the 2s'
             # look was named a 1 for good; three safe cells were flagged or
-            # opened on it and a mine opened as certain. Nothing is named from it.
+            # opened on it and a mine opened as certain. Nothing is named from it
+            # (the player may find the 0s are the game's: `zeros_alone`).
             low = sorted(i for g in groups.values() for i in g)
-            return self._unread(states, low, "a 0 beside unopened cells: the game is still drawing")
+            why = "a 0 beside unopened cells: the game is still drawing"
+            return replace(self._unread(states, low, why), zeros_open=zeros)
         numbers = frozenset(
             look.state for look in self.looks if look.state is not None and look.state >= 0
         )
@@ -1548,11 +1553,23 @@ class LearningReader:
             strain=self._strains(naming.fits),
         )
 
-    def _zero_beside_unopened(self, known: Sequence[int | None]) -> int | None:
-        """A cell read as a 0 with an unopened side neighbour, if any: every
-        game's cascade opens those (a game that floods only sideways leaves a 0
-        beside unopened cells corner to corner, learned from the rules)."""
-        return zero_beside_unknown(known, self._sides)
+    def _zeros_beside_unopened(self, known: Sequence[int | None]) -> frozenset[int]:
+        """The cells read as a 0 with an unopened side neighbour: every game's
+        cascade opens those (a game that floods only sideways leaves a 0 beside
+        unopened cells corner to corner, learned from the rules), but for the
+        0s the player saw this game leave so (`zeros_alone`)."""
+        if zero_beside_unknown(known, self._sides) is None:
+            return frozenset()  # (most frames: one pass, stopped at the first such 0)
+        return frozenset(
+            i
+            for i, s in enumerate(known)
+            if s == 0
+            and i not in self._left_alone
+            and any(known[j] == UNKNOWN for j in self._sides[i])
+        )
+
+    def zeros_alone(self, cells: frozenset[int]) -> None:
+        self._left_alone |= cells
 
     def _cascaded(self, known: Sequence[int | None]) -> frozenset[int]:
         """The cell of a batch of one click on an unopened cell that opened a

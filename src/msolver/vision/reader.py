@@ -152,3 +152,7 @@ class VisionReader:
     def forget_unproven(self) -> None:
         # Built-in tiles are all proven.
         return None
+
+    def zeros_alone(self, cells: frozenset[int]) -> None:
+        # Nothing here refuses a frame for its 0s: the player judges them.
+        return None

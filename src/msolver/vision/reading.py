@@ -43,6 +43,11 @@ class Reading:
     # fits no other rule): a 0 may then show beside unopened cells corner to
     # corner, never side by side.
     sides_only: bool = False
+    # 0s read beside cells read unopened, for which the frame was left unread
+    # (`problem`): a game still drawing, or one that leaves a 0 so (a chord
+    # that opens a 0 alone); the player, who knows which cells it clicked
+    # and how long the frame held still, may tell the reader (`zeros_alone`).
+    zeros_open: frozenset[int] = frozenset()
 
 
 class Reader(Protocol):
@@ -69,6 +74,12 @@ class Reader(Protocol):
     def learn(self, image: Image, board: Board) -> None:
         """Called with a finished board whose every cell is known from the game's rules,
         so a reader that is still learning a theme can add the tiles it saw."""
+        ...
+
+    def zeros_alone(self, cells: frozenset[int]) -> None:
+        """Called with 0s the game left beside unopened cells (held still past
+        every wait, on cells no click of ours touched): a reader refuses no
+        frame of this game for them."""
         ...
 
     def forget_unproven(self) -> None:
