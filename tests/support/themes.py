@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from msolver.core.board import EXPLODED, FLAG, MINE, UNKNOWN, WRONG_FLAG, Board
-from msolver.core.game import Game
+from msolver.core.game import Game, Status
 from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.profile import Profile, cell_patches
@@ -82,6 +82,9 @@ class ThemedScreen(SimScreen):
 
     theme: Theme = field(default_factory=lambda: Theme.random(0))
     size: tuple[int, int] = (1200, 720)
+    # A lost game turns everything around its tiles this colour (pymines: red).
+    loss_backdrop: Colour | None = None
+    won_backdrop: Colour | None = None  # the same for a won game
     _tiles: dict[tuple[int, int], Image] = field(default_factory=dict)
     _canvas: Image | None = None
     _shade: np.ndarray | None = None
@@ -149,10 +152,17 @@ class ThemedScreen(SimScreen):
 
     def draw(self) -> Image:
         img = self._backdrop().copy()
+        lost = self.game.status is Status.LOST
+        if lost and self.loss_backdrop is not None:
+            img[:] = self.loss_backdrop
+        if self.game.status is Status.WON and self.won_backdrop is not None:
+            img[:] = self.won_backdrop
         g = self.grid
         gap = self.theme.gap
         board = self.game.board
         for i, s in enumerate(board.cells):
+            if lost and not self.mines_on_loss and s in (MINE, WRONG_FLAG):
+                s = UNKNOWN if s == MINE else FLAG
             r, c = divmod(i, g.cols)
             x0 = round(g.origin[0] + c * g.pitch[0]) + gap // 2
             y0 = round(g.origin[1] + r * g.pitch[1]) + gap // 2

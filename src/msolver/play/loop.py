@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from msolver.core.board import (
     EXPLODED,
@@ -41,6 +42,7 @@ from msolver.play.record import Recorder, click_reasons
 from msolver.play.target import NewGame, park_point
 from msolver.shell.log import EventLog
 from msolver.shell.session import Outcome, Stop, run_games
+from msolver.vision.geometry import Grid
 from msolver.vision.image import Image
 from msolver.vision.naming import decide_among
 from msolver.vision.reading import Reader, Reading
@@ -253,6 +255,8 @@ class Player:
         # Cells of the board before the last batch read through a look not
         # named then (one of several numbers): none of it is taken as seen.
         self._doubt: frozenset[int] = frozenset()
+        # The frame the last batch was decided on (see `_shows_through`).
+        self._before: Image | None = None
         # How long a frame must hold still before it is read. It grows when a
         # frame that held still this long turns out to be still drawing (see
         # `_drawing`): a game that animates its tiles (a glyph fading in for
@@ -371,7 +375,11 @@ class Player:
                     # "you lose" screen) reads as nonsense with confidence.
                     # (Judged once: a verdict judged again would give itself
                     # again, for ever.)
-                    ended = None if game.covered else self._ended_under_cover(reading, prev, sent)
+                    ended = (
+                        None
+                        if game.covered
+                        else self._ended_under_cover(image, reading, prev, sent)
+                    )
                     if ended is None or game_state(ended.board) is None:
                         raise
                     reading, game.covered = ended, True
@@ -527,6 +535,7 @@ class Player:
             self._send(game, board, clicks, why)
             sent = clicks
             prev = board
+            self._before = image.copy()
             self._doubt = reading.unsure
             self._surprise = False
             image, reading = self._after_batch(image, board, clicks, game)
@@ -712,6 +721,8 @@ class Player:
             last, most = reading.board, max(most, _drawn(reading.board))
             if known is not None:
                 won = _won_under_cover(reading, known, opened, doubt=self._doubt)
+                if won is not None and sent and self._shows_through(image, known, sent) is not None:
+                    won = None  # no window: `_ended_under_cover` judges the faces
                 if won is not None:
                     self.say(
                         "a window covers part of the won board; its opened cells were read before"
@@ -743,7 +754,7 @@ class Player:
             drawing = min(moved + self.settings.confirm, start + self.settings.slow_draw)
             if self.clock() > max(start + max(patience, self.settings.confirm), drawing):
                 if known is not None and sent:
-                    ended = self._ended_under_cover(reading, known, sent)
+                    ended = self._ended_under_cover(image, reading, known, sent)
                     if ended is not None:
                         if game is not None:
                             game.covered = True
@@ -774,7 +785,7 @@ class Player:
                 moved = self.clock()
 
     def _ended_under_cover(
-        self, reading: Reading, known: Board | None, sent: list[Click]
+        self, image: Image, reading: Reading, known: Board | None, sent: list[Click]
     ) -> Reading | None:
         """The game's end, when a window or overlay covers the board after our last batch.
 
@@ -787,6 +798,9 @@ class Player:
         """
         if known is None or not sent:
             return None
+        face = self._shows_through(image, known, sent)
+        if face is not None:
+            return self._ended_around_faces(image, known, sent, face)
         box = _cover_box(reading, known, self._doubt)
         if (
             len(box) < min(_COVER_MIN, known.size)
@@ -877,6 +891,72 @@ class Player:
             if bool(changed(now, last).any()):
                 last, since = now, self.clock()
         return self._band_moved(last)
+
+    def _shows_through(
+        self, image: Image, known: Board, sent: list[Click]
+    ) -> tuple[slice, slice] | None:
+        """Where the cells' faces lie in their boxes, when what reads as a window over
+        the board after a guess is the board itself, recoloured around them:
+        the cells under it kept their faces from before the batch
+        (`_kept_face`).
+
+        A cell's box takes in half the gap or line around it, so a game that
+        turns its window red as it is lost (pymines: every gap red, the mine
+        that went off the only cell drawn anew) changes every cell's look: it
+        read as a window over a won board, and four losses in 90 games were
+        counted won. A window hides the faces; a recolouring leaves them.
+        """
+        before = self._before
+        if before is None or before.shape != image.shape:
+            return None
+        if not any(c.kind == "left" and c.p_mine > 0 for c in sent):
+            return None  # certain clicks: a cover can only be a win, as before
+        # Every cell but those the batch opened: a loss may draw its mines, a
+        # tenth of the cells at most here, and a board early in a game shows
+        # few opened cells (pymines' corner guesses: 2 or 3).
+        opened = _opens(sent)
+        cells = [i for i in range(known.size) if i not in opened]
+        return _kept_face(self.grid, image, before, cells)
+
+    def _ended_around_faces(
+        self, image: Image, known: Board, sent: list[Click], face: tuple[slice, slice]
+    ) -> Reading:
+        """The end, when the game recoloured the board around its faces after a guess
+        (`_shows_through`): only an ended game redraws what lies between its
+        cells. Lost, unless the guess could have opened the last safe cell;
+        then its face tells: won if it shows the number it would show on the
+        won board, as some other cell showed that number before; lost if it
+        shows anything else. No cell showing that number: a stop."""
+        assert self._before is not None
+        opened = _opens(sent)
+        guessed = [c.index for c in sent if c.kind == "left" and c.p_mine > 0]
+        hidden = [i for i in opened if known.cells[i] == UNKNOWN]
+        safe_left = known.size - known.mines - sum(1 for c in known.cells if c >= 0)
+        hit = guessed[0]
+        if len(hidden) >= safe_left:
+            won = _won_board(known, list(known.cells), hidden)
+            n = won.board.cells[hit]
+            shown = [i for i, s in enumerate(known.cells) if s == n]
+            if len(guessed) > 1 or not shown:
+                raise PlayStop(
+                    f"the board was redrawn around its cells after a guess at "
+                    f"{_where(known, hit)} that could have opened the last safe cell, and no "
+                    f"cell showed the {n} it would show: won or lost cannot be told; stopped "
+                    "(start the next game by hand)"
+                )
+            if any(_same_face(self.grid, image, hit, self._before, i, face) for i in shown):
+                self.say(
+                    f"the board was redrawn around its cells as the guess at "
+                    f"{_where(known, hit)} showed its {n}, the last safe cell: won"
+                )
+                return won
+        self.say(
+            f"the board was redrawn around its cells after a guess at {_where(known, hit)}, "
+            "which shows no number it could: the game is lost"
+        )
+        cells = list(known.cells)
+        cells[hit] = EXPLODED
+        return Reading(Board(known.width, known.height, known.mines, tuple(cells)))
 
     def _ended_by_reveal(self, reading: Reading, known: Board, sent: list[Click]) -> Reading | None:
         """The end, when the game drew cells nobody opened after our last batch.
@@ -1618,6 +1698,91 @@ def _count_hint(board: Board) -> str:
                     "if this game lays another count, recalibrate with --mines."
                 )
     return ""
+
+
+# A window over the board is no window when the opened cells and flags under
+# it, at least _FACES_SEEN of them, keep a part of their box as it was, the
+# same part in _FACES_THROUGH of them, over a quarter of the box at least
+# (`_kept_face`): their faces, the game having redrawn only around them.
+_FACES_THROUGH = 0.9
+_FACES_SEEN = 3
+_FACE_PART = 0.25
+# ... and the same part of the box around it changed in as many, a twentieth
+# of the box at least (a line a pixel wide around a 36 px cell: a tenth).
+_AROUND_PART = 0.05
+# A pixel whose channels moved by this much in all is one that changed.
+_PIXEL_MOVED = 24
+# Two faces are one look when, less each one's median colour, they differ by
+# under this many levels a pixel on average (at the best of a pixel's shift
+# either way, for cells cut at a fractional pitch): the same number in two
+# cells, over a vignette or a texture of a few levels.
+_FACE_SAME = 6.0
+# The most two faces of one look differ in their median colour (a vignette
+# darkens a board's corners by 7 levels or so); an opened face and an
+# unopened one differ by more.
+_FACE_SHADE = 16
+
+
+def _cell_box(grid: Grid, image: Image, i: int) -> npt.NDArray[np.int16]:
+    """Cell i's box, one rounded pitch each way, in `image` (a grab of `grid.rect()`)."""
+    left, top, _, _ = grid.rect()
+    xs, ys = grid.cell_edges()
+    w, h = grid.cell_size
+    r, c = divmod(i, grid.cols)
+    x0, y0 = xs[c] - left, ys[r] - top
+    return image[y0 : y0 + h, x0 : x0 + w, :3].astype(np.int16)
+
+
+def _kept_face(
+    grid: Grid, image: Image, before: Image, cells: Sequence[int]
+) -> tuple[slice, slice] | None:
+    """The part of a cell's box (rows, columns) that `cells` all kept from `before`
+    to `image` (all but a tenth of them), if it is a quarter of the box or
+    more and the rest changed in them all: where the cells' faces lie, when a
+    game redrew only around them."""
+    if len(cells) < _FACES_SEEN:
+        return None
+    w, h = grid.cell_size
+    kept = np.zeros((h, w), dtype=np.int32)
+    for i in cells:
+        a, b = _cell_box(grid, image, i), _cell_box(grid, before, i)
+        if a.shape[:2] != (h, w) or b.shape[:2] != (h, w):
+            return None
+        kept += np.abs(a - b).sum(axis=2) < _PIXEL_MOVED
+    mask = kept >= _FACES_THROUGH * len(cells)
+    moved = kept <= (1 - _FACES_THROUGH) * len(cells)
+    if mask.mean() < _FACE_PART or moved.mean() < _AROUND_PART:
+        return None  # the faces hidden, or nothing drawn around them
+    rows, cols = np.nonzero(mask)
+    # the face's box less a pixel each side (its edge may take a shift)
+    return slice(int(rows.min()) + 1, int(rows.max())), slice(int(cols.min()) + 1, int(cols.max()))
+
+
+def _same_face(
+    grid: Grid, image: Image, i: int, other: Image, j: int, face: tuple[slice, slice]
+) -> bool:
+    """Whether cell i's face in `image` shows cell j's in `other`: the same
+    drawing at a pixel's shift at most, their shades _FACE_SHADE apart at most."""
+    a = _cell_box(grid, image, i)
+    b = _cell_box(grid, other, j)
+    rs, cs = face
+    core = a[rs, cs]
+    if core.size == 0 or a.shape != b.shape:
+        return False
+    ma = np.median(core.reshape(-1, 3), axis=0).astype(np.int16)
+    h, w = a.shape[:2]
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            y0, y1, x0, x1 = rs.start + dy, rs.stop + dy, cs.start + dx, cs.stop + dx
+            if y0 < 0 or x0 < 0 or y1 > h or x1 > w:
+                continue
+            part = b[y0:y1, x0:x1]
+            mb = np.median(part.reshape(-1, 3), axis=0).astype(np.int16)
+            if int(np.abs(ma - mb).max()) > _FACE_SHADE:
+                continue
+            if float(np.abs((core - ma) - (part - mb)).mean()) < _FACE_SAME:
+                return True
+    return False
 
 
 def _won_board(
