@@ -232,6 +232,25 @@ def test_oblong_cells_on_a_whole_screen_are_not_taken_for_a_strip() -> None:
     assert lat.origin == pytest.approx((0.0, 0.0), abs=0.5)
 
 
+@pytest.mark.parametrize(
+    ("at", "origin"), [("0-0", (0.0, 0.0)), ("0-100", (0.0, 98.7)), ("663-100", (661.7, 98.7))]
+)
+def test_oblong_cells_beside_a_panel_are_found_wherever_the_window_lies(
+    at: str, origin: tuple[float, float]
+) -> None:
+    # The same game with its side panel ("Time", "Mines caught: 0 / 37"), a
+    # random sweep's helper moving its window about: at (0, 0) the square
+    # pairs cut its columns into stripes of alike cells ("3 boards found");
+    # lower down a square pair held a beat of them, 15x9 "cells" 49.6 x 48
+    # px, refused as a board cut off. The strongest combs are 66 and 48: the
+    # oblong pairs are tried whenever the two axes' best are oblong.
+    shot = GOLDEN / f"minesweeper-python-16x16-panel-at-{at}-screen.png"
+    lat = find_lattice(read_png(shot))
+    assert (lat.rows, lat.cols, lat.unlike) == (16, 16, ())
+    assert lat.pitch == pytest.approx((66.0, 48.0), abs=0.05)
+    assert lat.origin == pytest.approx(origin, abs=0.5)
+
+
 def test_a_window_frame_beside_a_lineless_checkerboard_is_no_column() -> None:
     # The Tk clone's lineless checkerboard (greens 8 levels apart) at 24 px,
     # 16x16, on a whole screen (a random sweep, 2026-12-07): the lattice took
@@ -305,6 +324,21 @@ def test_a_textured_board_small_on_a_whole_screen_is_found() -> None:
     lat = find_lattice(screen)
     assert (lat.rows, lat.cols, lat.unlike) == (9, 9, ())
     assert lat.pitch == pytest.approx(t["pitch"], abs=0.05)
+
+
+def test_a_picture_repeating_every_four_cells_is_split_into_its_cells() -> None:
+    # minegauler's grass buttons at 22 px, 16x16, grabbed with the whole screen:
+    # the grass repeats every 4 cells, and the lattice found was 4x4 blocks of
+    # 88.5 x 86.7 px ("40 mines do not fit a 4x4 board"). A block's pitch split
+    # by 4 is 0.3 px a row off and cut 14 rows; it is refitted on its cells.
+    window = read_png(BATTERY / "minegauler-textured-b22-16x16.png")
+    t = json.loads((BATTERY / "minegauler-textured-b22-16x16.json").read_text())
+    screen = np.zeros((1080, 1920, 3), np.uint8)
+    screen[: window.shape[0], : window.shape[1]] = window
+    lat = find_lattice(screen)
+    assert (lat.rows, lat.cols, lat.unlike) == (16, 16, ())
+    assert lat.pitch == pytest.approx(t["pitch"], abs=0.05)
+    assert lat.origin == pytest.approx(t["origin"], abs=0.5)
 
 
 def _gradient_beside_a_played_board(seed: int) -> np.ndarray:

@@ -1620,12 +1620,7 @@ def find_lattice(image: Image) -> Lattice:
         cand_y + _across(ac_y, h / 3, cand_x, cand_y),
     )
     pairs = sorted(
-        (
-            (px, py, sx * sy)
-            for px, sx in cand_x
-            for py, sy in cand_y
-            if abs(px - py) <= (1 - 1 / _SQUARE) * max(px, py)
-        ),
+        ((px, py, sx * sy) for px, sx in cand_x for py, sy in cand_y if _about_square(px, py)),
         key=lambda t: -t[2],
     )[:4]
     found: list[tuple[Lattice, int]] = []
@@ -1682,7 +1677,28 @@ def find_lattice(image: Image) -> Lattice:
         # sliver is no board either: Tk's 66 x 48 px buttons on a whole
         # screen held a strip of 2x15 "cells" 45.5 x 48 px at a square pair,
         # and the oblong pair that holds all 16x16 was never tried.
-        fallback(_oblong_pairs(cand_x, cand_y))
+        oblongs = _oblong_pairs(cand_x, cand_y)
+    elif (bool(cand_x and cand_y) and not _about_square(cand_x[0][0], cand_y[0][0])) or all(
+        g[1] > 0 for g in found
+    ):
+        # The two axes' strongest combs oblong, or every board found beside
+        # others: a square pair held at best a beat of oblong cells (the same
+        # Tk buttons, the window lower down: 15x9 "cells" 49.6 x 48 px,
+        # refused as cut off; flush with the screen's corner, stripes of
+        # columns alike: "3 boards found"). Oblong pairs are tried too, and
+        # the board covering the most wins below; but not one pitch a whole
+        # multiple of the other, square cells in blocks (our page's seed
+        # 2149 at 75%, its zoom dropping every other line: 16x8 "cells" 27 x
+        # 13.5 px, where a square pair's 8x7 was refused as cells in halves).
+        oblongs = [
+            (px, py)
+            for px, py in _oblong_pairs(cand_x, cand_y)
+            if abs(max(px, py) / min(px, py) - round(max(px, py) / min(px, py))) > 0.05
+        ]
+    else:
+        oblongs = []
+    if oblongs:
+        fallback(oblongs)
         # Cells whose faces change along one axis only (a checkerboard of
         # faces lit from above, no lines: our page's seed 1142 at 80%) are
         # as alike cut in halves across the other: 12 x 24 px "cells" of a
@@ -1724,7 +1740,7 @@ def find_lattice(image: Image) -> Lattice:
     for g in list(found):
         gx, gy = g[0].pitch
         # an oblong board may be square cells in blocks along its long side
-        splits = [(k, k) for k in (2, 3)]
+        splits = [(k, k) for k in (2, 3, 4)]
         if max(gx, gy) > _SQUARE * min(gx, gy):
             splits += [(k, 1) if gx > gy else (1, k) for k in (2, 3)]
         for kx, ky in splits:
@@ -1734,6 +1750,11 @@ def find_lattice(image: Image) -> Lattice:
                 continue
             seen.add(key)
             got = _board_at(rgb, ex, ey, q, fine)
+            # A block's pitch split by 4 carries a quarter of its error to every
+            # cell: a row or column at the far end drifts off (minegauler's
+            # grass at 22 px, its picture repeating every 4 cells: blocks
+            # 88.5 x 86.7 px, cut at 21.7 px a row, held 14 of the 16 rows).
+            got = None if got is None else _at_own_pitch(rgb, ex, ey, got, fine)
             # the finer board holds the coarse one and more (not a strip of
             # part-cells across a board under way), counted in cells: the
             # areas of the two differ by the pitches' rounding (kmines'
@@ -1815,6 +1836,11 @@ def find_lattice(image: Image) -> Lattice:
     if others > 0:
         raise LatticeError(f"{others + 1} boards found: show only one board")
     return _trim_outside(rgb, lat)
+
+
+def _about_square(px: float, py: float) -> bool:
+    """Whether pitches px and py are a pair of about square cells (within 15%)."""
+    return abs(px - py) <= (1 - 1 / _SQUARE) * max(px, py)
 
 
 def _on_lines(ex: npt.NDArray[np.float32], ey: npt.NDArray[np.float32], lat: Lattice) -> float:
