@@ -152,10 +152,12 @@ class ThemedScreen(SimScreen):
 
     def draw(self) -> Image:
         img = self._backdrop().copy()
-        lost = self.game.status is Status.LOST
+        # (a test may show a bare board, its game a namespace with no status)
+        status = getattr(self.game, "status", Status.PLAYING)
+        lost = status is Status.LOST
         if lost and self.loss_backdrop is not None:
             img[:] = self.loss_backdrop
-        if self.game.status is Status.WON and self.won_backdrop is not None:
+        if status is Status.WON and self.won_backdrop is not None:
             img[:] = self.won_backdrop
         g = self.grid
         gap = self.theme.gap
